@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze/check.c - check names, verdicts, and the coalescing of
+ * disagreements into windows (events.md §4, §5).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "analyze/check.h"
+
+static const char *const check_names[AN_CHECK__COUNT] = {
+#define AN_CHECK_NAME(name, id) [AN_CHECK_##name] = id,
+	AN_CHECKS(AN_CHECK_NAME)
+#undef AN_CHECK_NAME
+};
+
+/**
+ * an_check_name() - the check_id of @check as events.md §4 spells it
+ * @check: the check
+ *
+ * Return: a static string; "?" for a value outside the list.
+ */
+const char *an_check_name(enum an_check_id check)
+{
+	if ((unsigned int)check >= AN_CHECK__COUNT)
+		return "?";
+	return check_names[check];
+}
+
+/**
+ * an_check_from_name() - the check whose check_id is @name
+ * @name: "rq_clamp", ...
+ * @out: the check
+ *
+ * Return: 0, or -ENOENT for a name that is no check.
+ */
+int an_check_from_name(const char *name, enum an_check_id *out)
+{
+	for (int i = 0; i < AN_CHECK__COUNT; i++) {
+		if (!strcmp(name, check_names[i])) {
+			*out = (enum an_check_id)i;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/**
+ * an_check_verdict() - the verdict of one check over one trace
+ * @s: its counters
+ *
+ * FAIL with any FAIL window; PASS when the check had its inputs and compared
+ * at least one observation; UNDECIDED otherwise (events.md §4: a check whose
+ * inputs are not in the trace is never PASS).
+ *
+ * Return: the verdict.
+ */
+enum an_verdict an_check_verdict(const struct an_check_stats *s)
+{
+	if (s->n_failed)
+		return AN_FAIL;
+	if (s->has_input && s->n_checked)
+		return AN_PASS;
+	return AN_UNDECIDED;
+}
+
+/**
+ * an_verdict_name() - "PASS", "FAIL" or "UNDECIDED"
+ * @v: the verdict
+ *
+ * Return: a static string.
+ */
+const char *an_verdict_name(enum an_verdict v)
+{
+	switch (v) {
+	case AN_PASS:
+		return "PASS";
+	case AN_FAIL:
+		return "FAIL";
+	case AN_UNDECIDED:
+		break;
+	}
+	return "UNDECIDED";
+}
+
+/**
+ * an_results_init() - empty results that send windows to @sink
+ * @res: the results
+ * @sink: receives each closed window; may be NULL (windows are only counted)
+ * @ctx: passed to @sink
+ */
+void an_results_init(struct an_results *res, an_window_sink_fn sink, void *ctx)
+{
+	memset(res, 0, sizeof(*res));
+	res->sink = sink;
+	res->sink_ctx = ctx;
+}
+
+static void emit(struct an_results *res, const struct an_window *w)
+{
+	struct an_check_stats *s = &res->stats[w->check];
+	int err;
+
+	if (w->is_fail)
+		s->n_failed++;
+	else
+		s->n_undecided++;
+	if (!res->sink || res->err)
+		return;
+	err = res->sink(res->sink_ctx, w);
+	if (err)
+		res->err = err;
+}
+
+/**
+ * an_win_observe() - one observation that disagrees with the model
+ * @res: the results
+ * @t: the key's window tracker
+ * @obs: the disagreement: check, cpu, pid, ts_start_ns (its time), values,
+ *	 rule and message
+ *
+ * Opens a window at @obs, or extends the open one to @obs's time. A window
+ * keeps the values of its first observation: they say how it started.
+ */
+void an_win_observe(struct an_results *res, struct an_win_track *t,
+		    const struct an_window *obs)
+{
+	(void)res;
+	if (!t->is_open) {
+		t->w = *obs;
+		t->w.is_fail = true;
+		t->w.ts_end_ns = obs->ts_start_ns;
+		t->w.n_events = 1;
+		t->is_open = true;
+		return;
+	}
+	if (obs->ts_start_ns > t->w.ts_end_ns)
+		t->w.ts_end_ns = obs->ts_start_ns;
+	t->w.n_events++;
+}
+
+/**
+ * an_win_close() - end the key's open window, if any, at @ts_ns
+ * @res: the results
+ * @t: the key's window tracker
+ * @ts_ns: last instant of the disagreement
+ */
+void an_win_close(struct an_results *res, struct an_win_track *t, uint64_t ts_ns)
+{
+	if (!t->is_open)
+		return;
+	if (ts_ns > t->w.ts_end_ns)
+		t->w.ts_end_ns = ts_ns;
+	t->is_open = false;
+	emit(res, &t->w);
+}
+
+/**
+ * an_win_agree() - an observation that agrees with the model
+ * @res: the results
+ * @t: the key's window tracker
+ * @ts_ns: its time: the open window, if any, ends there
+ */
+void an_win_agree(struct an_results *res, struct an_win_track *t, uint64_t ts_ns)
+{
+	an_win_close(res, t, ts_ns);
+}
+
+/**
+ * an_win_undecided() - report one UNDECIDED window as it is
+ * @res: the results
+ * @w: the window; is_fail is ignored (taken as false)
+ */
+void an_win_undecided(struct an_results *res, const struct an_window *w)
+{
+	struct an_window u = *w;
+
+	u.is_fail = false;
+	emit(res, &u);
+}

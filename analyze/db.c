@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze/db.c - SQLite storage of traces, verdicts and windows (events.md §5).
+ *
+ * Workload: thousands of traces, each a few dozen verdicts and up to many
+ * thousand windows, written by `-j N` processes into one file. So: WAL mode,
+ * a busy timeout, one IMMEDIATE transaction per trace, prepared statements
+ * reused for every row.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "analyze/db.h"
+
+/*
+ * The contract columns (events.md §5) come first in each table and keep their
+ * names; the rest is ucval's own. `options` is part of a trace's identity:
+ * the same file analyzed with other options is another row.
+ */
+static const char schema_sql[] =
+	"CREATE TABLE IF NOT EXISTS traces("
+	" trace_id INTEGER PRIMARY KEY,"
+	" path TEXT NOT NULL,"
+	" format TEXT NOT NULL,"
+	" sha256 TEXT NOT NULL,"
+	" n_events INTEGER NOT NULL,"
+	" t_start_ns INTEGER,"
+	" t_end_ns INTEGER,"
+	" model TEXT NOT NULL,"
+	" analyzed_at TEXT NOT NULL,"
+	" options TEXT NOT NULL DEFAULT '',"
+	" kernel TEXT,"
+	" UNIQUE(sha256, options));"
+	"CREATE TABLE IF NOT EXISTS verdicts("
+	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
+	" check_id TEXT NOT NULL,"
+	" verdict TEXT NOT NULL CHECK(verdict IN ('PASS', 'FAIL', 'UNDECIDED')),"
+	" n_checked INTEGER NOT NULL,"
+	" n_failed INTEGER NOT NULL,"
+	" n_undecided INTEGER NOT NULL,"
+	" reason TEXT,"
+	" PRIMARY KEY(trace_id, check_id));"
+	"CREATE TABLE IF NOT EXISTS mismatches("
+	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
+	" check_id TEXT NOT NULL,"
+	" cpu INTEGER,"
+	" pid INTEGER,"
+	" ts_start_ns INTEGER NOT NULL,"
+	" ts_end_ns INTEGER NOT NULL,"
+	" expected,"
+	" observed,"
+	" rule TEXT NOT NULL,"
+	" message TEXT);"
+	"CREATE INDEX IF NOT EXISTS mismatches_by_check ON mismatches(check_id, trace_id);"
+	"CREATE INDEX IF NOT EXISTS mismatches_by_trace ON mismatches(trace_id, check_id, ts_start_ns);"
+	"CREATE TABLE IF NOT EXISTS undecided("
+	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
+	" check_id TEXT NOT NULL,"
+	" cpu INTEGER,"
+	" pid INTEGER,"
+	" ts_start_ns INTEGER NOT NULL,"
+	" ts_end_ns INTEGER NOT NULL,"
+	" rule TEXT,"
+	" message TEXT);"
+	"CREATE INDEX IF NOT EXISTS undecided_by_trace ON undecided(trace_id, check_id);";
+
+enum stmt_id {
+	ST_FIND_TRACE,
+	ST_DELETE_TRACE,
+	ST_INSERT_TRACE,
+	ST_INSERT_VERDICT,
+	ST_INSERT_MISMATCH,
+	ST_INSERT_UNDECIDED,
+	ST_COUNT,
+};
+
+static const char *const stmt_sql[ST_COUNT] = {
+	[ST_FIND_TRACE] = "SELECT trace_id FROM traces WHERE sha256 = ?1 AND options = ?2",
+	[ST_DELETE_TRACE] = "DELETE FROM traces WHERE trace_id = ?1",
+	[ST_INSERT_TRACE] =
+		"INSERT INTO traces(path, format, sha256, n_events, t_start_ns, t_end_ns,"
+		" model, analyzed_at, options, kernel) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+	[ST_INSERT_VERDICT] =
+		"INSERT INTO verdicts(trace_id, check_id, verdict, n_checked, n_failed,"
+		" n_undecided, reason) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[ST_INSERT_MISMATCH] =
+		"INSERT INTO mismatches(trace_id, check_id, cpu, pid, ts_start_ns, ts_end_ns,"
+		" expected, observed, rule, message) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+	[ST_INSERT_UNDECIDED] =
+		"INSERT INTO undecided(trace_id, check_id, cpu, pid, ts_start_ns, ts_end_ns,"
+		" rule, message) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+};
+
+struct an_db {
+	sqlite3 *conn;
+	sqlite3_stmt *stmt[ST_COUNT];
+	int64_t trace_id;		/* of the open transaction, 0 when none */
+	char *path;
+};
+
+static int db_fail(struct an_db *db, struct an_diag *d, const char *doing)
+{
+	return an_diag_fail(d, AN_E_DB, "%s: %s", doing,
+			    db && db->conn ? sqlite3_errmsg(db->conn) : "no connection");
+}
+
+static int exec(struct an_db *db, const char *sql, struct an_diag *d)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db->conn, sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	an_diag_fail(d, AN_E_DB, "%s", msg ? msg : sqlite3_errmsg(db->conn));
+	sqlite3_free(msg);
+	return AN_E_DB;
+}
+
+static int read_user_version(struct an_db *db, int *version, struct an_diag *d)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->conn, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(db, d, "cannot read the schema version");
+	rc = sqlite3_step(st);
+	*version = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : db_fail(db, d, "cannot read the schema version");
+}
+
+/*
+ * Create the schema, or check that an existing one is ours and not newer.
+ * Done inside an IMMEDIATE transaction so that two `-j` writers opening a
+ * new file at once do not both create it.
+ */
+static int setup_schema(struct an_db *db, struct an_diag *d)
+{
+	char sql[64];
+	int version, err;
+
+	err = exec(db, "BEGIN IMMEDIATE", d);
+	if (err)
+		return err;
+	err = read_user_version(db, &version, d);
+	if (err)
+		goto out_rollback;
+	if (version > AN_DB_SCHEMA_VERSION) {
+		err = an_diag_fail(d, AN_E_SCHEMA, "schema version %d, this ucval knows %d",
+				   version, AN_DB_SCHEMA_VERSION);
+		goto out_rollback;
+	}
+	err = exec(db, schema_sql, d);
+	if (err)
+		goto out_rollback;
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", AN_DB_SCHEMA_VERSION);
+	err = exec(db, sql, d);
+	if (err)
+		goto out_rollback;
+	return exec(db, "COMMIT", d);
+out_rollback:
+	sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+	return err;
+}
+
+/**
+ * an_db_open() - open or create a results database
+ * @out: the handle, to be closed with an_db_close()
+ * @path: the file
+ * @d: filled on failure
+ *
+ * Return: 0, -ENOMEM, AN_E_DB (not a database, unwritable ...) or
+ * AN_E_SCHEMA (written by a newer ucval).
+ */
+int an_db_open(struct an_db **out, const char *path, struct an_diag *d)
+{
+	struct an_db *db;
+	int err;
+
+	an_diag_set_file(d, "open database", path);
+	*out = NULL;
+	db = calloc(1, sizeof(*db));
+	if (!db)
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	db->path = strdup(path);
+	if (!db->path) {
+		err = an_diag_fail(d, -ENOMEM, "out of memory");
+		goto out_free;
+	}
+	if (sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+			    NULL) != SQLITE_OK) {
+		err = db_fail(db, d, "cannot open");
+		goto out_free;
+	}
+	sqlite3_busy_timeout(db->conn, AN_DB_BUSY_TIMEOUT_MS);
+	err = exec(db, "PRAGMA foreign_keys = ON", d);
+	if (!err)
+		err = exec(db, "PRAGMA journal_mode = WAL", d);
+	if (!err)
+		err = setup_schema(db, d);
+	if (err)
+		goto out_free;
+	for (int i = 0; i < ST_COUNT; i++) {
+		if (sqlite3_prepare_v3(db->conn, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+				       &db->stmt[i], NULL) != SQLITE_OK) {
+			err = db_fail(db, d, "cannot prepare a statement");
+			goto out_free;
+		}
+	}
+	*out = db;
+	return 0;
+out_free:
+	an_db_close(db);
+	return err;
+}
+
+/**
+ * an_db_close() - close @db; an open trace transaction is rolled back
+ * @db: the handle, may be NULL
+ */
+void an_db_close(struct an_db *db)
+{
+	if (!db)
+		return;
+	if (db->trace_id)
+		an_db_trace_abort(db);
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(db->stmt[i]);
+	sqlite3_close(db->conn);
+	free(db->path);
+	free(db);
+}
+
+static void bind_text_or_null(sqlite3_stmt *st, int col, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, col, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+static void bind_int_or_null(sqlite3_stmt *st, int col, int v)
+{
+	if (v >= 0)
+		sqlite3_bind_int(st, col, v);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+/* Step a prepared statement that returns no row, then reset it for reuse. */
+static int step_done(struct an_db *db, enum stmt_id id, struct an_diag *d, const char *doing)
+{
+	sqlite3_stmt *st = db->stmt[id];
+	int rc = sqlite3_step(st);
+	int err = rc == SQLITE_DONE ? 0 : db_fail(db, d, doing);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return err;
+}
+
+static int delete_previous(struct an_db *db, const struct an_db_trace *t, struct an_diag *d)
+{
+	sqlite3_stmt *st = db->stmt[ST_FIND_TRACE];
+	int64_t old = 0;
+	int rc;
+
+	sqlite3_bind_text(st, 1, t->sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, t->options ? t->options : "", -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		old = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(db, d, "cannot look up an earlier analysis");
+	if (!old)
+		return 0;
+	sqlite3_bind_int64(db->stmt[ST_DELETE_TRACE], 1, old);
+	return step_done(db, ST_DELETE_TRACE, d, "cannot replace an earlier analysis");
+}
+
+/**
+ * an_db_trace_begin() - start writing one trace's results
+ * @db: the database
+ * @t: the trace row; an earlier row with the same sha256 and options is
+ *     replaced (its verdicts and windows too) when the transaction commits
+ * @trace_id: the new trace's id
+ * @d: filled on failure
+ *
+ * Opens an IMMEDIATE transaction that an_db_trace_commit() or
+ * an_db_trace_abort() ends.
+ *
+ * Return: 0, -EBUSY if a trace transaction is already open, or AN_E_DB.
+ */
+int an_db_trace_begin(struct an_db *db, const struct an_db_trace *t, int64_t *trace_id,
+		      struct an_diag *d)
+{
+	sqlite3_stmt *st = db->stmt[ST_INSERT_TRACE];
+	int err;
+
+	an_diag_set_file(d, "write database", db->path);
+	if (db->trace_id)
+		return an_diag_fail(d, -EBUSY, "a trace is already being written");
+	err = exec(db, "BEGIN IMMEDIATE", d);
+	if (err)
+		return err;
+	err = delete_previous(db, t, d);
+	if (err)
+		goto out_rollback;
+	sqlite3_bind_text(st, 1, t->path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, t->format, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, t->sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)t->n_events);
+	sqlite3_bind_int64(st, 5, t->t_start_ns);
+	sqlite3_bind_int64(st, 6, t->t_end_ns);
+	sqlite3_bind_text(st, 7, t->model, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, t->analyzed_at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, t->options ? t->options : "", -1, SQLITE_STATIC);
+	bind_text_or_null(st, 10, t->kernel);
+	err = step_done(db, ST_INSERT_TRACE, d, "cannot insert the trace");
+	if (err)
+		goto out_rollback;
+	db->trace_id = sqlite3_last_insert_rowid(db->conn);
+	*trace_id = db->trace_id;
+	return 0;
+out_rollback:
+	sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+	return err;
+}
+
+static int need_trace(struct an_db *db, struct an_diag *d)
+{
+	if (db->trace_id)
+		return 0;
+	return an_diag_fail(d, -EINVAL, "no trace is being written");
+}
+
+/**
+ * an_db_verdict_add() - store the verdict of one check for the open trace
+ * @db: the database, inside an_db_trace_begin()
+ * @v: the verdict
+ * @d: filled on failure
+ *
+ * Return: 0, -EINVAL outside a trace, AN_E_DB (e.g. an unknown verdict word).
+ */
+int an_db_verdict_add(struct an_db *db, const struct an_db_verdict *v, struct an_diag *d)
+{
+	sqlite3_stmt *st = db->stmt[ST_INSERT_VERDICT];
+	int err = need_trace(db, d);
+
+	if (err)
+		return err;
+	sqlite3_bind_int64(st, 1, db->trace_id);
+	sqlite3_bind_text(st, 2, v->check_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, v->verdict, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)v->n_checked);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)v->n_failed);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)v->n_undecided);
+	bind_text_or_null(st, 7, v->reason);
+	return step_done(db, ST_INSERT_VERDICT, d, "cannot insert a verdict");
+}
+
+static void bind_value(sqlite3_stmt *st, int col, long long v, const char *text)
+{
+	if (text)
+		sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(st, col, v);
+}
+
+/**
+ * an_db_mismatch_add() - store one FAIL window of the open trace
+ * @db: the database, inside an_db_trace_begin()
+ * @w: the window (one contiguous disagreement, events.md §5)
+ * @d: filled on failure
+ *
+ * Return: 0, -EINVAL outside a trace or for an inverted window, AN_E_DB.
+ */
+int an_db_mismatch_add(struct an_db *db, const struct an_db_window *w, struct an_diag *d)
+{
+	sqlite3_stmt *st = db->stmt[ST_INSERT_MISMATCH];
+	int err = need_trace(db, d);
+
+	if (err)
+		return err;
+	if (w->ts_end_ns < w->ts_start_ns)
+		return an_diag_fail(d, -EINVAL, "%s: window ends before it starts", w->check_id);
+	sqlite3_bind_int64(st, 1, db->trace_id);
+	sqlite3_bind_text(st, 2, w->check_id, -1, SQLITE_STATIC);
+	bind_int_or_null(st, 3, w->cpu);
+	bind_int_or_null(st, 4, w->pid);
+	sqlite3_bind_int64(st, 5, w->ts_start_ns);
+	sqlite3_bind_int64(st, 6, w->ts_end_ns);
+	bind_value(st, 7, w->expected, w->expected_text);
+	bind_value(st, 8, w->observed, w->observed_text);
+	sqlite3_bind_text(st, 9, w->rule, -1, SQLITE_STATIC);
+	bind_text_or_null(st, 10, w->message);
+	return step_done(db, ST_INSERT_MISMATCH, d, "cannot insert a mismatch");
+}
+
+/**
+ * an_db_undecided_add() - store one UNDECIDED window of the open trace
+ * @db: the database, inside an_db_trace_begin()
+ * @w: the window; expected/observed are not stored
+ * @d: filled on failure
+ *
+ * Return: 0, -EINVAL outside a trace or for an inverted window, AN_E_DB.
+ */
+int an_db_undecided_add(struct an_db *db, const struct an_db_window *w, struct an_diag *d)
+{
+	sqlite3_stmt *st = db->stmt[ST_INSERT_UNDECIDED];
+	int err = need_trace(db, d);
+
+	if (err)
+		return err;
+	if (w->ts_end_ns < w->ts_start_ns)
+		return an_diag_fail(d, -EINVAL, "%s: window ends before it starts", w->check_id);
+	sqlite3_bind_int64(st, 1, db->trace_id);
+	sqlite3_bind_text(st, 2, w->check_id, -1, SQLITE_STATIC);
+	bind_int_or_null(st, 3, w->cpu);
+	bind_int_or_null(st, 4, w->pid);
+	sqlite3_bind_int64(st, 5, w->ts_start_ns);
+	sqlite3_bind_int64(st, 6, w->ts_end_ns);
+	bind_text_or_null(st, 7, w->rule);
+	bind_text_or_null(st, 8, w->message);
+	return step_done(db, ST_INSERT_UNDECIDED, d, "cannot insert an undecided window");
+}
+
+/**
+ * an_db_trace_commit() - make the open trace's rows durable, all at once
+ * @db: the database, inside an_db_trace_begin()
+ * @d: filled on failure; the transaction is then rolled back
+ *
+ * Return: 0, -EINVAL outside a trace, AN_E_DB.
+ */
+int an_db_trace_commit(struct an_db *db, struct an_diag *d)
+{
+	int err = need_trace(db, d);
+
+	if (err)
+		return err;
+	err = exec(db, "COMMIT", d);
+	if (err)
+		sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+	db->trace_id = 0;
+	return err;
+}
+
+/**
+ * an_db_trace_abort() - drop everything written since an_db_trace_begin()
+ * @db: the database
+ */
+void an_db_trace_abort(struct an_db *db)
+{
+	if (!db->trace_id)
+		return;
+	sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+	db->trace_id = 0;
+}

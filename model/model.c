@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The variant-agnostic face of the model: configuration, the per-CPU queued
+ * lists and class counts, and dispatch to v3.c or mainline.c. A variant only
+ * sees fair and RT tasks for accounting (VR3, MR1); DL and other classes are
+ * still listed so schedutil can see them (S23, S24).
+ */
+#include <assert.h>
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The first mainline release with uclamp (uclamp-mainline.md §1). */
+#define KVER_MAINLINE_FIRST	MODEL_KVER(5, 3, 0)
+/* Mainline era used when nothing else is known: Debian 12's kernel. */
+#define KVER_MAINLINE_DEFAULT	MODEL_KVER(6, 1, 0)
+/* Largest field of a release MODEL_KVER() can hold. */
+#define KVER_FIELD_MAX		255
+
+void model_list_init(struct model_node *head)
+{
+	head->prev = head;
+	head->next = head;
+}
+
+void model_list_add(struct model_node *head, struct model_node *n)
+{
+	n->next = head->next;
+	n->prev = head;
+	head->next->prev = n;
+	head->next = n;
+}
+
+void model_list_del(struct model_node *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	model_list_init(n);
+}
+
+bool model_list_empty(const struct model_node *head)
+{
+	return head->next == head;
+}
+
+/**
+ * model_config_default() - fill @cfg with the Kconfig defaults of @variant
+ * @cfg: the configuration to fill
+ * @variant: MODEL_V3 or MODEL_MAINLINE
+ * @nr_cpus: CPUs of the system
+ *
+ * v3: 5 groups (VG1), TASK_GROUP, percent ABI (VA1), fidelity intent.
+ * mainline: 5 buckets (MB1), TASK_GROUP, release 6.1.
+ */
+void model_config_default(struct model_config *cfg, enum model_variant variant,
+			  unsigned int nr_cpus)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->variant = variant;
+	cfg->fidelity = MODEL_INTENT;
+	cfg->groups = MODEL_DEFAULT_GROUPS;
+	cfg->task_group = true;
+	cfg->nr_cpus = nr_cpus;
+	if (variant == MODEL_V3) {
+		cfg->kver = MODEL_KVER_V3;
+		cfg->abi_scale = 100;
+	} else {
+		cfg->kver = KVER_MAINLINE_DEFAULT;
+		cfg->abi_scale = MODEL_SCALE;
+	}
+}
+
+/**
+ * model_config_check() - validate a configuration
+ * @cfg: the configuration
+ *
+ * Return: 0, or -EINVAL when the group/bucket count is outside the Kconfig
+ * range of the variant (VG1: 0..32; MB1: 5..20), there is no CPU, the ABI
+ * scale is neither 100 nor 1024 (v3) or not 1024 (mainline), or a mainline
+ * release predates uclamp (5.3).
+ */
+int model_config_check(const struct model_config *cfg)
+{
+	if (cfg->nr_cpus == 0)
+		return -EINVAL;
+	switch (cfg->variant) {
+	case MODEL_V3:
+		if (cfg->groups > MODEL_V3_MAX_GROUPS)
+			return -EINVAL;
+		if (cfg->abi_scale != 100 && cfg->abi_scale != MODEL_SCALE)
+			return -EINVAL;
+		return 0;
+	case MODEL_MAINLINE:
+		if (cfg->groups < MODEL_ML_MIN_BUCKETS || cfg->groups > MODEL_ML_MAX_BUCKETS)
+			return -EINVAL;
+		if (cfg->abi_scale != MODEL_SCALE || cfg->kver < KVER_MAINLINE_FIRST)
+			return -EINVAL;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static const char *parse_kver_field(const char *s, unsigned int *out)
+{
+	unsigned int v = 0;
+
+	if (*s < '0' || *s > '9')
+		return NULL;
+	while (*s >= '0' && *s <= '9') {
+		v = v * 10 + (unsigned int)(*s - '0');
+		if (v > KVER_FIELD_MAX)
+			return NULL;
+		s++;
+	}
+	*out = v;
+	return s;
+}
+
+/**
+ * model_kver_parse() - parse a kernel release string
+ * @release: "6.1.0-13-amd64", "4.11.0-rc6", "5.4" ... (uname -r)
+ * @kver: MODEL_KVER() of its first two or three numbers
+ *
+ * Return: 0, or -EINVAL when it does not start with "A.B".
+ */
+int model_kver_parse(const char *release, unsigned int *kver)
+{
+	unsigned int a, b, c = 0;
+	const char *s = release;
+
+	if (!s)
+		return -EINVAL;
+	s = parse_kver_field(s, &a);
+	if (!s || *s != '.')
+		return -EINVAL;
+	s = parse_kver_field(s + 1, &b);
+	if (!s)
+		return -EINVAL;
+	if (*s == '.' && s[1] >= '0' && s[1] <= '9') {
+		s = parse_kver_field(s + 1, &c);
+		if (!s)
+			c = KVER_FIELD_MAX;	/* 4.19.300 and the like: stable, same era */
+	}
+	*kver = MODEL_KVER(a, b, c);
+	return 0;
+}
+
+/**
+ * model_init() - boot a model
+ * @sys: the system state to initialize (caller storage)
+ * @cfg: a configuration model_config_check() accepts
+ * @cpus: cfg->nr_cpus CPUs (caller storage, owned by @sys until it is dropped)
+ *
+ * Return: 0 or -EINVAL for a bad configuration.
+ */
+int model_init(struct model_sys *sys, const struct model_config *cfg,
+	       struct model_cpu *cpus)
+{
+	int err = model_config_check(cfg);
+
+	if (err)
+		return err;
+	memset(sys, 0, sizeof(*sys));
+	sys->cfg = *cfg;
+	sys->ops = cfg->variant == MODEL_V3 ? &model_v3_ops : &model_mainline_ops;
+	sys->cpu = cpus;
+	memset(cpus, 0, sizeof(*cpus) * cfg->nr_cpus);
+	for (unsigned int c = 0; c < cfg->nr_cpus; c++)
+		model_list_init(&cpus[c].queued);
+	sys->ops->init(sys);
+	return 0;
+}
+
+/**
+ * model_task_init() - a task the model has never seen (or a new one)
+ * @sys: the system
+ * @t: caller storage for the task; fully overwritten
+ * @pid: its pid
+ * @cls: its class
+ *
+ * The task is in the root group, not queued, with the variant's default
+ * requests (VT4, MT4).
+ */
+void model_task_init(struct model_sys *sys, struct model_task *t, int pid,
+		     enum model_class cls)
+{
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->cls = cls;
+	t->tg = &sys->root_tg;
+	t->cpu = -1;
+	for (int id = 0; id < MODEL_UCLAMP_CNT; id++) {
+		t->acc_slot[id] = MODEL_NV;
+		t->acc_value[id] = MODEL_NV;
+	}
+	model_list_init(&t->rq_node);
+	sys->ops->task_init(sys, t);
+}
+
+/**
+ * model_tg_init() - create a task group under @parent (VT5, MT5)
+ * @sys: the system
+ * @tg: caller storage for the group
+ * @parent: its parent, NULL for a child of the root group
+ *
+ * Return: 0 or a negative errno of the variant.
+ */
+int model_tg_init(struct model_sys *sys, struct model_tg *tg, struct model_tg *parent)
+{
+	memset(tg, 0, sizeof(*tg));
+	tg->parent = parent ? parent : &sys->root_tg;
+	tg->sibling = tg->parent->child;
+	tg->parent->child = tg;
+	return sys->ops->tg_init(sys, tg);
+}
+
+int model_setattr(struct model_sys *sys, struct model_task *t,
+		  const struct model_attr *attr)
+{
+	return sys->ops->setattr(sys, t, attr);
+}
+
+int model_getattr(const struct model_sys *sys, const struct model_task *t,
+		  unsigned int *util_min, unsigned int *util_max)
+{
+	return sys->ops->getattr(sys, t, util_min, util_max);
+}
+
+int model_sysctl_write(struct model_sys *sys, enum model_sysctl which, long long value)
+{
+	if ((unsigned int)which >= MODEL_SYSCTL_CNT)
+		return -EINVAL;
+	return sys->ops->sysctl_write(sys, which, value);
+}
+
+int model_tg_write(struct model_sys *sys, struct model_tg *tg, enum model_clamp_id id,
+		   const char *buf)
+{
+	if ((unsigned int)id >= MODEL_UCLAMP_CNT || !tg->parent)
+		return -EINVAL;
+	return sys->ops->tg_write(sys, tg, id, buf);
+}
+
+int model_tg_read(const struct model_sys *sys, const struct model_tg *tg,
+		  enum model_clamp_id id, bool effective, char *buf, size_t len)
+{
+	if ((unsigned int)id >= MODEL_UCLAMP_CNT)
+		return -EINVAL;
+	return sys->ops->tg_read(sys, tg, id, effective, buf, len);
+}
+
+/**
+ * model_task_fork() - a new task forked from @parent (VT4, MA7)
+ * @sys: the system
+ * @parent: the forking task
+ * @child: caller storage for the child, not queued afterwards
+ * @child_pid: the child's pid
+ */
+void model_task_fork(struct model_sys *sys, const struct model_task *parent,
+		     struct model_task *child, int child_pid)
+{
+	model_task_init(sys, child, child_pid, parent->cls);
+	child->tg = parent->tg;
+	sys->ops->fork(sys, parent, child);
+}
+
+/**
+ * model_task_exit() - the task is gone for good (VG8)
+ * @sys: the system
+ * @t: the task; dequeued first if it is still queued
+ *
+ * Call it at the task's final switch (prev_state X, Z or I after its exit)
+ * or at sched_process_free, whichever comes first.
+ */
+void model_task_exit(struct model_sys *sys, struct model_task *t)
+{
+	if (t->is_dead)
+		return;
+	if (t->cpu >= 0)
+		model_dequeue(sys, t);
+	t->is_dead = true;
+	sys->ops->exit(sys, t);
+}
+
+/**
+ * model_task_move_tg() - a task moves to another cgroup (VR12, MT5)
+ * @sys: the system
+ * @t: the task
+ * @tg: the new group
+ *
+ * The kernel dequeues and enqueues a queued task around the move (VR2, MR1),
+ * so its rq accounting follows at once.
+ */
+void model_task_move_tg(struct model_sys *sys, struct model_task *t, struct model_tg *tg)
+{
+	int cpu = t->cpu;
+
+	if (cpu >= 0)
+		model_dequeue(sys, t);
+	t->tg = tg ? tg : &sys->root_tg;
+	if (cpu >= 0)
+		model_enqueue(sys, t, cpu);
+}
+
+/**
+ * model_task_set_class() - a policy change (sched_setscheduler, VR2, MT4)
+ * @sys: the system
+ * @t: the task
+ * @cls: its new class
+ */
+void model_task_set_class(struct model_sys *sys, struct model_task *t, enum model_class cls)
+{
+	int cpu = t->cpu;
+	enum model_class old = t->cls;
+
+	if (cpu >= 0)
+		model_dequeue(sys, t);
+	t->cls = cls;
+	sys->ops->class_changed(sys, t, old);
+	if (cpu >= 0)
+		model_enqueue(sys, t, cpu);
+}
+
+static void count_class(struct model_cpu *rq, enum model_class cls, int delta)
+{
+	rq->nr_queued += (unsigned int)delta;
+	if (cls == MODEL_CLASS_RT)
+		rq->nr_rt += (unsigned int)delta;
+	else if (cls == MODEL_CLASS_DL)
+		rq->nr_dl += (unsigned int)delta;
+}
+
+/**
+ * model_enqueue() - @t becomes queued on @cpu (VR2/VR4, MR1/MR3)
+ * @sys: the system
+ * @t: a task that is not queued
+ * @cpu: the CPU
+ */
+void model_enqueue(struct model_sys *sys, struct model_task *t, int cpu)
+{
+	struct model_cpu *rq = &sys->cpu[cpu];
+
+	assert(t->cpu < 0 && cpu >= 0 && (unsigned int)cpu < sys->cfg.nr_cpus);
+	model_list_add(&rq->queued, &t->rq_node);
+	count_class(rq, t->cls, 1);
+	t->cpu = cpu;
+	if (model_class_counted(t->cls))
+		sys->ops->enqueue(sys, t, cpu);
+}
+
+/**
+ * model_dequeue() - @t leaves its CPU's queue (VR2/VR5, MR1/MR4)
+ * @sys: the system
+ * @t: a queued task
+ */
+void model_dequeue(struct model_sys *sys, struct model_task *t)
+{
+	struct model_cpu *rq;
+
+	assert(t->cpu >= 0);
+	rq = &sys->cpu[t->cpu];
+	if (model_class_counted(t->cls))
+		sys->ops->dequeue(sys, t);
+	model_list_del(&t->rq_node);
+	count_class(rq, t->cls, -1);
+	t->cpu = -1;
+}
+
+/**
+ * model_migrate() - a queued task moves: dequeue on its CPU, enqueue on
+ * @dest_cpu (VR2, MR1)
+ * @sys: the system
+ * @t: a queued task
+ * @dest_cpu: where it goes
+ */
+void model_migrate(struct model_sys *sys, struct model_task *t, int dest_cpu)
+{
+	model_dequeue(sys, t);
+	model_enqueue(sys, t, dest_cpu);
+}
+
+/**
+ * model_rq_value() - the rq clamp of @cpu as schedutil reads it (VR7, MR8)
+ * @sys: the system
+ * @cpu: the CPU
+ * @id: MODEL_UCLAMP_MIN or MODEL_UCLAMP_MAX
+ *
+ * Return: the aggregate, or none(id) while it is not valid (v3 boot, VR7).
+ */
+int model_rq_value(const struct model_sys *sys, int cpu, enum model_clamp_id id)
+{
+	int v = sys->cpu[cpu].value[id];
+
+	return v == MODEL_NV ? model_none(id) : v;
+}
+
+bool model_rq_is_idle(const struct model_sys *sys, int cpu)
+{
+	return sys->cpu[cpu].is_idle;
+}
+
+int model_task_eff(const struct model_sys *sys, const struct model_task *t,
+		   enum model_clamp_id id, int *slot)
+{
+	return sys->ops->task_eff(sys, t, id, slot);
+}
+
+/**
+ * model_clamp_util() - clamp @util into [@rq_min, @rq_max]
+ * @variant: decides the inversion rule
+ * @util: utilization
+ * @rq_min: UCLAMP_MIN aggregate
+ * @rq_max: UCLAMP_MAX aggregate
+ *
+ * v3 (VR8): min(max(util, min), max), so on inversion the max wins.
+ * mainline (MS1): if min >= max the min wins, else clamp().
+ */
+unsigned int model_clamp_util(enum model_variant variant, unsigned int util,
+			      int rq_min, int rq_max)
+{
+	unsigned int lo = (unsigned int)rq_min, hi = (unsigned int)rq_max;
+
+	if (variant == MODEL_MAINLINE && lo >= hi)
+		return lo;
+	if (util < lo)
+		util = lo;
+	if (util > hi)
+		util = hi;
+	return util;
+}
+
+/**
+ * model_rq_clamp_util() - @util clamped by the rq clamps of @cpu (VR8, MS1)
+ * @sys: the system
+ * @cpu: the CPU
+ * @util: utilization
+ */
+unsigned int model_rq_clamp_util(const struct model_sys *sys, int cpu, unsigned int util)
+{
+	/* MS1: 5.9+ returns util unchanged while the static key is off (MR2) */
+	if (sys->cfg.variant == MODEL_MAINLINE && sys->cfg.kver >= MODEL_KVER(5, 9, 0) &&
+	    !sys->is_uclamp_used)
+		return util;
+	return model_clamp_util(sys->cfg.variant, util,
+				model_rq_value(sys, cpu, MODEL_UCLAMP_MIN),
+				model_rq_value(sys, cpu, MODEL_UCLAMP_MAX));
+}

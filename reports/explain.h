@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reports/explain.h - the model's explanation chain as text, for users
+ * (`ucval model freq`) and reports (mismatch windows).
+ */
+#ifndef UCVAL_REPORTS_EXPLAIN_H
+#define UCVAL_REPORTS_EXPLAIN_H
+
+#include <stdio.h>
+
+#include "model/schedutil.h"
+
+void rep_explain_write(FILE *out, const struct model_su_explain *ex, const char *indent);
+
+#endif /* UCVAL_REPORTS_EXPLAIN_H */

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze/db.c: the SQLite contract of events.md §5 (names of tables and
+ * columns), one transaction per trace, replace on re-analysis, refusal of a
+ * newer schema, and survival of a SIGKILL in the middle of a trace.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "analyze/db.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct tmpdb {
+	char dir[64];
+	char path[96];
+};
+
+static void tmpdb_make(struct tmpdb *t)
+{
+	snprintf(t->dir, sizeof(t->dir), "/tmp/ucval-db-XXXXXX");
+	assert_non_null(mkdtemp(t->dir));
+	snprintf(t->path, sizeof(t->path), "%s/r.db", t->dir);
+}
+
+static void tmpdb_drop(struct tmpdb *t)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* One integer from a query on a fresh connection (what another program sees). */
+static long long query_int(const char *path, const char *sql)
+{
+	sqlite3 *c;
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	assert_int_equal(sqlite3_open_v2(path, &c, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	if (sqlite3_prepare_v2(c, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("query '%s': %s", sql, sqlite3_errmsg(c));
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(c);
+	return v;
+}
+
+static const struct an_db_trace trace_a = {
+	.path = "a.dat", .format = "trace.dat", .sha256 = "aa11", .n_events = 42,
+	.t_start_ns = 1000, .t_end_ns = 9000, .model = "mainline", .options = "grace=default",
+	.kernel = "6.1.0", .analyzed_at = "2026-12-03T00:00:00Z",
+};
+
+static void write_trace(struct an_db *db, const struct an_db_trace *t, int n_windows)
+{
+	struct an_diag d;
+	int64_t id;
+	const struct an_db_verdict v = { "rq_clamp", "FAIL", 10, 2, 1, NULL };
+	struct an_db_window w = { .check_id = "rq_clamp", .cpu = 1, .pid = -1,
+				  .ts_start_ns = 2000, .ts_end_ns = 3000, .expected = 512,
+				  .observed = 1024, .rule = "VR5", .message = "not rescanned" };
+
+	assert_int_equal(an_db_trace_begin(db, t, &id, &d), 0);
+	assert_true(id > 0);
+	assert_int_equal(an_db_verdict_add(db, &v, &d), 0);
+	for (int i = 0; i < n_windows; i++)
+		assert_int_equal(an_db_mismatch_add(db, &w, &d), 0);
+	assert_int_equal(an_db_trace_commit(db, &d), 0);
+}
+
+/* Every contract column of events.md §5 exists with its name. */
+static void test_contract_columns(void **state)
+{
+	static const char *const queries[] = {
+		"SELECT count(trace_id) + count(path) + count(format) + count(sha256) + "
+		"count(n_events) + count(t_start_ns) + count(t_end_ns) + count(model) + "
+		"count(analyzed_at) FROM traces",
+		"SELECT count(trace_id) + count(check_id) + count(verdict) + count(n_checked) + "
+		"count(n_failed) + count(n_undecided) FROM verdicts",
+		"SELECT count(trace_id) + count(check_id) + count(cpu) + count(pid) + "
+		"count(ts_start_ns) + count(ts_end_ns) + count(expected) + count(observed) + "
+		"count(rule) + count(message) FROM mismatches",
+	};
+	static const long long want[] = { 9, 6, 9 /* pid is NULL */ };
+	struct tmpdb t;
+	struct an_db *db;
+	struct an_diag d;
+
+	(void)state;
+	tmpdb_make(&t);
+	assert_int_equal(an_db_open(&db, t.path, &d), 0);
+	write_trace(db, &trace_a, 1);
+	an_db_close(db);
+	for (size_t i = 0; i < ARRAY_SIZE(queries); i++) {
+		long long got = query_int(t.path, queries[i]);
+
+		if (got != want[i])
+			fail_msg("case %zu: got %lld want %lld (%s)", i, got, want[i], queries[i]);
+	}
+	assert_int_equal(query_int(t.path, "SELECT ts_start_ns FROM mismatches"), 2000);
+	assert_int_equal(query_int(t.path, "SELECT expected FROM mismatches"), 512);
+	assert_int_equal(query_int(t.path, "SELECT pid IS NULL FROM mismatches"), 1);
+	tmpdb_drop(&t);
+}
+
+/* Same sha256 + options: replaced, never duplicated; other options: a new row. */
+static void test_replace(void **state)
+{
+	struct an_db_trace other = trace_a;
+	struct tmpdb t;
+	struct an_db *db;
+	struct an_diag d;
+
+	(void)state;
+	tmpdb_make(&t);
+	assert_int_equal(an_db_open(&db, t.path, &d), 0);
+	write_trace(db, &trace_a, 3);
+	write_trace(db, &trace_a, 2);
+	an_db_close(db);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM traces"), 1);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM verdicts"), 1);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM mismatches"), 2);
+
+	other.options = "grace=500us";
+	assert_int_equal(an_db_open(&db, t.path, &d), 0);
+	write_trace(db, &other, 1);
+	an_db_close(db);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM traces"), 2);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM mismatches"), 3);
+	tmpdb_drop(&t);
+}
+
+/* An aborted trace leaves nothing, an earlier one stays. */
+static void test_abort(void **state)
+{
+	struct an_db_trace b = trace_a;
+	struct tmpdb t;
+	struct an_db *db;
+	struct an_diag d;
+	int64_t id;
+
+	(void)state;
+	tmpdb_make(&t);
+	assert_int_equal(an_db_open(&db, t.path, &d), 0);
+	write_trace(db, &trace_a, 1);
+	b.sha256 = "bb22";
+	assert_int_equal(an_db_trace_begin(db, &b, &id, &d), 0);
+	/* a second begin inside a trace is refused */
+	assert_int_equal(an_db_trace_begin(db, &b, &id, &d), -EBUSY);
+	an_db_trace_abort(db);
+	/* rows outside a trace are refused */
+	assert_int_equal(an_db_verdict_add(db, &(struct an_db_verdict){ "rq_clamp", "PASS",
+					   1, 0, 0, NULL }, &d), -EINVAL);
+	an_db_close(db);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM traces"), 1);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM mismatches"), 1);
+	tmpdb_drop(&t);
+}
+
+/* A verdict word outside PASS/FAIL/UNDECIDED is refused by the schema. */
+static void test_bad_verdict(void **state)
+{
+	struct tmpdb t;
+	struct an_db *db;
+	struct an_diag d;
+	int64_t id;
+
+	(void)state;
+	tmpdb_make(&t);
+	assert_int_equal(an_db_open(&db, t.path, &d), 0);
+	assert_int_equal(an_db_trace_begin(db, &trace_a, &id, &d), 0);
+	assert_int_equal(an_db_verdict_add(db, &(struct an_db_verdict){ "rq_clamp", "OK",
+					   1, 0, 0, NULL }, &d), AN_E_DB);
+	assert_non_null(strstr(d.message, "CHECK constraint"));
+	an_db_close(db);	/* rolls back */
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM traces"), 0);
+	tmpdb_drop(&t);
+}
+
+/* A database from a newer schema, or a file that is not one: clear refusal. */
+static void test_refuse(void **state)
+{
+	struct tmpdb t;
+	struct an_db *db;
+	struct an_diag d;
+	sqlite3 *c;
+	FILE *f;
+	char line[512];
+
+	(void)state;
+	tmpdb_make(&t);
+	assert_int_equal(sqlite3_open(t.path, &c), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(c, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(c);
+	assert_int_equal(an_db_open(&db, t.path, &d), AN_E_SCHEMA);
+	assert_null(db);
+	an_diag_format(&d, line, sizeof(line));
+	assert_non_null(strstr(line, t.path));
+	assert_non_null(strstr(line, "schema version 99"));
+	unlink(t.path);
+
+	f = fopen(t.path, "w");
+	assert_non_null(f);
+	fputs("this is not a database, just some text long enough to have a header\n", f);
+	fclose(f);
+	assert_int_equal(an_db_open(&db, t.path, &d), AN_E_DB);
+	assert_null(db);
+	tmpdb_drop(&t);
+}
+
+/*
+ * A writer killed with SIGKILL in the middle of a trace: the file opens,
+ * passes integrity_check and holds exactly the traces that had committed.
+ */
+static void test_sigkill(void **state)
+{
+	struct tmpdb t;
+	struct an_db *db;
+	struct an_diag d;
+	pid_t pid;
+	int wst;
+
+	(void)state;
+	tmpdb_make(&t);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct an_db_trace b = trace_a;
+		int64_t id;
+
+		if (an_db_open(&db, t.path, &d))
+			_exit(3);
+		write_trace(db, &trace_a, 5);
+		b.sha256 = "bb22";
+		if (an_db_trace_begin(db, &b, &id, &d))
+			_exit(4);
+		for (int i = 0; i < 10000; i++) {
+			struct an_db_window w = { "rq_clamp", 0, 7, i, i + 1, 1, 2, NULL, NULL,
+						  "VR4", NULL };
+			an_db_mismatch_add(db, &w, &d);
+		}
+		raise(SIGKILL);
+		_exit(5);
+	}
+	assert_int_equal(waitpid(pid, &wst, 0), pid);
+	assert_true(WIFSIGNALED(wst) && WTERMSIG(wst) == SIGKILL);
+	assert_int_equal(an_db_open(&db, t.path, &d), 0);
+	an_db_close(db);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM traces"), 1);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM mismatches"), 5);
+	{
+		sqlite3 *c;
+		sqlite3_stmt *st;
+
+		assert_int_equal(sqlite3_open(t.path, &c), SQLITE_OK);
+		assert_int_equal(sqlite3_prepare_v2(c, "PRAGMA integrity_check", -1, &st, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_string_equal((const char *)sqlite3_column_text(st, 0), "ok");
+		sqlite3_finalize(st);
+		sqlite3_close(c);
+	}
+	tmpdb_drop(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_contract_columns),
+		cmocka_unit_test(test_replace),
+		cmocka_unit_test(test_abort),
+		cmocka_unit_test(test_bad_verdict),
+		cmocka_unit_test(test_refuse),
+		cmocka_unit_test(test_sigkill),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The ucval command line as a user meets it: help, version, unknown commands
+ * and options, and `ucval model` answers and errors. Runs the built binary
+ * ($UCVAL) and checks exit status and output, one table row per case.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_ARGS	24
+/* Enough for any help text or model answer. */
+#define OUT_MAX		(64 * 1024)
+
+extern char **environ;
+
+struct run {
+	int status;
+	char out[OUT_MAX];
+	char err[OUT_MAX];
+};
+
+static void slurp(int fd, char *buf, size_t len)
+{
+	size_t n = 0;
+	ssize_t r;
+
+	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	buf[n] = '\0';
+}
+
+/* Run $UCVAL with @args (NULL-terminated), capturing stdout and stderr. */
+static void run_ucval(const char *const *args, struct run *r)
+{
+	const char *bin = getenv("UCVAL");
+	char *argv[MAX_ARGS + 2];
+	char out_path[] = "/tmp/ucval-cli-out-XXXXXX";
+	char err_path[] = "/tmp/ucval-cli-err-XXXXXX";
+	posix_spawn_file_actions_t fa;
+	int out_fd, err_fd, wst;
+	size_t n = 0;
+	pid_t pid;
+
+	assert_non_null(bin);
+	argv[n++] = (char *)bin;
+	while (args[n - 1] && n <= MAX_ARGS) {
+		argv[n] = (char *)args[n - 1];
+		n++;
+	}
+	argv[n] = NULL;
+	out_fd = mkstemp(out_path);
+	err_fd = mkstemp(err_path);
+	assert_true(out_fd >= 0 && err_fd >= 0);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, err_fd, STDERR_FILENO);
+	assert_int_equal(posix_spawn(&pid, bin, &fa, NULL, argv, environ), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	assert_int_equal(waitpid(pid, &wst, 0), pid);
+	r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
+	lseek(out_fd, 0, SEEK_SET);
+	lseek(err_fd, 0, SEEK_SET);
+	slurp(out_fd, r->out, sizeof(r->out));
+	slurp(err_fd, r->err, sizeof(r->err));
+	close(out_fd);
+	close(err_fd);
+	unlink(out_path);
+	unlink(err_path);
+}
+
+struct cli_case {
+	const char *what;
+	const char *args[MAX_ARGS + 1];
+	int status;
+	const char *out_has[4];		/* substrings stdout must contain */
+	const char *err_has[2];		/* substrings stderr must contain */
+};
+
+static const struct cli_case cases[] = {
+	{ "help", { "--help" }, 0, { "usage: ucval", "model" }, { NULL } },
+	{ "version", { "--version" }, 0, { "ucval 0." }, { NULL } },
+	{ "no command", { NULL }, 2, { NULL }, { "usage: ucval" } },
+	{ "unknown command", { "frobnicate" }, 2, { NULL }, { "'frobnicate' is not a command" } },
+	{ "model help", { "model", "--help" }, 0, { "ucval model freq", "ucval model rq" }, { NULL } },
+	{ "model unknown", { "model", "bogus" }, 2, { NULL }, { "'bogus' is not a model command" } },
+	{ "rq help", { "model", "rq", "--help" }, 0, { "MIN:MAX[:CLASS]" }, { NULL } },
+	{ "rq no task", { "model", "rq" }, 2, { NULL }, { "no TASK given" } },
+	{ "rq bad task", { "model", "rq", "12x:4" }, 2, { NULL }, { "task '12x:4' is not MIN:MAX" } },
+	{ "rq over scale", { "model", "rq", "0:1025" }, 2, { NULL }, { "is not MIN:MAX" } },
+	{ "rq bad class", { "model", "rq", "0:100:idle" }, 2, { NULL }, { "CLASS: fair, rt or dl" } },
+	{ "rq bad option", { "model", "rq", "--bogus", "1:2" }, 2, { NULL }, { "unknown option '--bogus'" } },
+	{ "rq bad groups", { "model", "rq", "--groups", "33", "1:2" }, 2, { NULL },
+	  { "--groups expects a whole number from 0 to 32, got '33'" } },
+	{ "rq bad buckets", { "model", "rq", "--buckets", "4", "1:2" }, 2, { NULL },
+	  { "--buckets expects a whole number from 5 to 20, got '4'" } },
+	{ "rq old kernel", { "model", "rq", "--kernel", "4.19", "1:2" }, 2, { NULL },
+	  { "mainline release with uclamp" } },
+	{ "rq bad util", { "model", "rq", "--util", "-3", "1:2" }, 2, { NULL },
+	  { "--util expects a whole number" } },
+	/* VR4 max aggregation; MT4 RT default min 1024 rejects max 300 (MA2): MR3 boosts
+	 * the mainline rq to 1024; VR8 / MS1 clamp util 300; VR11 retains the last MAX */
+	{ "rq mixed", { "model", "rq", "--util", "300", "200:800", "512:none", "none:300:rt" }, 0,
+	  { "UCLAMP_MIN (VR4/MR3)   512                        1024",
+	    "util 300 clamped       512                        1024",
+	    "UCLAMP_MAX retained    300                        1024",
+	    "3    -..300      rt    | 0        0..300      | EINVAL   1024..1024" }, { NULL } },
+	/* VG7: one group besides group 0: the second distinct MIN gets ENOSPC */
+	{ "rq v3 enospc", { "model", "rq", "--groups", "1", "100:1024", "200:1024", "100:none" },
+	  0, { "2    200..1024   fair  | ENOSPC   0..1024     | 0        200..1024",
+	       "UCLAMP_MIN (VR4/MR3)   100                        200" }, { NULL } },
+	/* VA4 / MA2: min above max is EINVAL in both */
+	{ "rq inverted request", { "model", "rq", "700:600" }, 0,
+	  { "1    700..600    fair  | EINVAL   0..1024     | EINVAL   0..1024" }, { NULL } },
+	/* schedutil.md §9 platform B: util 300, rq min 512 -> 875000 -> 1100000 (<= 6.7) */
+	{ "freq B min 512", { "model", "freq", "--freqs", "500000,850000,1100000,1400000",
+			      "--util", "300", "--uclamp-min", "512" }, 0,
+	  { "expected frequency: 1100000 kHz", "875000", "MS1", "S10" }, { NULL } },
+	/* same on 6.8+: no headroom on the clamp (MS5) -> 700000 -> 850000 */
+	{ "freq B min 512 6.8", { "model", "freq", "--freqs", "500000,850000,1100000,1400000",
+				  "--util", "300", "--uclamp-min", "512", "--kernel", "6.8" }, 0,
+	  { "expected frequency: 850000 kHz", "700000", "MS5" }, { NULL } },
+	/* v3 inversion: max wins (VR8): min 700 max 300 util 600 -> 300 -> 850000 */
+	{ "freq B v3 inversion", { "model", "freq", "--freqs", "500000,850000,1100000,1400000",
+				   "--util", "600", "--uclamp-min", "700", "--uclamp-max", "300",
+				   "--model", "v3" }, 0,
+	  { "expected frequency: 850000 kHz", "VR8", "512695" }, { NULL } },
+	/* mainline 5.x inversion: min wins (MS1) -> 700 -> 1400000 */
+	{ "freq B ml inversion", { "model", "freq", "--freqs", "500000,850000,1100000,1400000",
+				   "--util", "600", "--uclamp-min", "700", "--uclamp-max", "300",
+				   "--kernel", "5.10" }, 0,
+	  { "expected frequency: 1400000 kHz" }, { NULL } },
+	/* policy max 1100000: util 900 -> 1538085 -> 1100000 */
+	{ "freq B limited", { "model", "freq", "--freqs", "500000,850000,1100000,1400000",
+			      "--util", "900", "--max", "1100000" }, 0,
+	  { "expected frequency: 1100000 kHz", "1538085" }, { NULL } },
+	{ "freq help", { "model", "freq", "--help" }, 0, { "--uclamp-min" }, { NULL } },
+	{ "freq missing", { "model", "freq", "--util", "3" }, 2, { NULL },
+	  { "--freqs and --util are required" } },
+	{ "freq non-numeric", { "model", "freq", "--freqs", "500000,abc", "--util", "3" }, 2,
+	  { NULL }, { "--freqs expects", "got '500000,abc'" } },
+	{ "freq unsorted", { "model", "freq", "--freqs", "500000,850000,800000", "--util", "3" },
+	  2, { NULL }, { "OPPs not in strictly ascending order (OPP #3)" } },
+	{ "freq zero opp", { "model", "freq", "--freqs", "0,850000", "--util", "3" },
+	  2, { NULL }, { "OPP of 0 kHz (OPP #1)" } },
+	{ "freq util > capacity", { "model", "freq", "--freqs", "500000", "--util", "300",
+				    "--capacity", "200" }, 2, { NULL },
+	  { "utilization above capacity (CPU 0)" } },
+	{ "freq util > scale", { "model", "freq", "--freqs", "500000", "--util", "1025" }, 2,
+	  { NULL }, { "--util expects" } },
+	{ "freq list size", { "model", "freq", "--freqs", "500000", "--util", "3,4",
+			      "--uclamp-min", "1,2,3" }, 2, { NULL },
+	  { "--uclamp-min has 3 values for 2 CPUs" } },
+	{ "freq bad model", { "model", "freq", "--freqs", "500000", "--util", "3", "--model",
+			      "v4" }, 2, { NULL }, { "--model expects v3 or mainline" } },
+	{ "freq limits inverted", { "model", "freq", "--freqs", "500000,850000", "--util", "3",
+				    "--min", "850000", "--max", "500000" }, 2, { NULL },
+	  { "policy min above max" } },
+	{ "freq stray arg", { "model", "freq", "--freqs", "500000", "--util", "3", "extra" }, 2,
+	  { NULL }, { "unexpected argument 'extra'" } },
+};
+
+static void test_cli_table(void **state)
+{
+	static struct run r;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct cli_case *c = &cases[i];
+
+		run_ucval(c->args, &r);
+		if (r.status != c->status)
+			fail_msg("case %zu (%s): exit %d want %d\nstdout: %s\nstderr: %s", i,
+				 c->what, r.status, c->status, r.out, r.err);
+		for (size_t k = 0; k < ARRAY_SIZE(c->out_has) && c->out_has[k]; k++)
+			if (!strstr(r.out, c->out_has[k]))
+				fail_msg("case %zu (%s): stdout lacks '%s':\n%s", i, c->what,
+					 c->out_has[k], r.out);
+		for (size_t k = 0; k < ARRAY_SIZE(c->err_has) && c->err_has[k]; k++)
+			if (!strstr(r.err, c->err_has[k]))
+				fail_msg("case %zu (%s): stderr lacks '%s':\n%s", i, c->what,
+					 c->err_has[k], r.err);
+		/* usage errors go to stderr only: stdout stays clean for pipes */
+		if (c->status == 2 && r.out[0])
+			fail_msg("case %zu (%s): wrote to stdout on error: %s", i, c->what, r.out);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cli_table),
+	};
+
+	if (!getenv("UCVAL")) {
+		fprintf(stderr, "test_cli: UCVAL (path of the ucval binary) is not set\n");
+		return 1;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

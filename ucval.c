@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ucval: main() and the command table, nothing else (STYLE.md §1).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ucval.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct ucval_cmd commands[] = {
+	{ "model", cmd_model, "what-if: expected frequency and rq clamps from the reference model" },
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: ucval [--help | --version] <command> [<args>]\n"
+	      "\n"
+	      "Check, from traces, whether a kernel's utilization clamping (uclamp)\n"
+	      "and schedutil behave as specified.\n"
+	      "\n"
+	      "commands:\n", out);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n'ucval <command> --help' describes a command.\n"
+	      "exit status: 0 ok, 1 a check failed, 2 bad usage or input, 3 undecided\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return UCVAL_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return UCVAL_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("ucval %s\n", UCVAL_VERSION);
+		return UCVAL_EXIT_OK;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "ucval: '%s' is not a command\n\n", argv[1]);
+	usage(stderr);
+	return UCVAL_EXIT_USAGE;
+}
