@@ -8,10 +8,10 @@ PKGS     := libtracecmd libtracefs libtraceevent sqlite3
 DEB_PKGS := build-essential pkg-config libtraceevent-dev libtracefs-dev \
 	    libtracecmd-dev libsqlite3-dev libcmocka-dev trace-cmd sqlite3 \
 	    clang libclang-rt-14-dev
-# pkg-config name of each library a build needs (checked by `make deps`).
-DEP_PCS  := $(PKGS) cmocka
 
 CC       ?= cc
+# V=1 shows the full commands
+Q        := $(if $(V),,@)
 O        ?= build
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -71,24 +71,29 @@ ucval: $(O)/ucval
 	cp $< $@
 
 $(O)/ucval: $(CMD_OBJS) $(O)/libucval.a
-	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJS) $(O)/libucval.a $(PKG_LIBS) -lm
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJS) $(O)/libucval.a $(PKG_LIBS) -lm
 
 $(O)/libucval.a: $(MODEL_OBJS) $(LIB_OBJS)
-	rm -f $@
-	ar rcs $@ $^
+	@echo "  AR      $@"
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
 
 # model/: no library flags at all.
 $(O)/model/%.o: model/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@echo "  CC      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -I. -c -o $@ $<
+	@echo "  CC      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -I. -c -o $@ $<
 
 $(O)/tests/%: tests/%.c $(O)/libucval.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -I. -o $@ $< $(O)/libucval.a $(PKG_LIBS) $(CMOCKA_LIBS) -lm
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -I. -o $@ $< $(O)/libucval.a $(PKG_LIBS) $(CMOCKA_LIBS) -lm
 
 # --- tests ----------------------------------------------------------------
 check: deps
@@ -109,7 +114,93 @@ check-san:
 	$(MAKE) O=build-san EXTRA_CFLAGS="$(SAN) -O1" check-unit
 
 # --- fuzz -----------------------------------------------------------------
-# (fuzz targets: tests/fuzz/fuzz_*.c, built with clang -fsanitize=fuzzer)
+# libFuzzer targets tests/fuzz/fuzz_*.c over the readers, built with clang in
+# build-fuzz/. Seeds: tests/fuzz/seeds-*/ plus, at run time, the public traces
+# of $(UCVAL_SHARED) and a synthetic trace.dat (never copied into the tree).
+# Crashes land in build-fuzz/artifacts/; each one becomes a test row.
+FUZZ_CC       ?= clang
+FUZZ_SECONDS  ?= 60
+FUZZ_CHECK_SECONDS ?= 10
+FUZZ_O        := build-fuzz
+FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS   := -std=gnu11 -g -O1 -MMD -MP $(WARN) $(FUZZ_SAN)
+UCVAL_SHARED  ?= $(abspath ../shared)
+# The reader sources only: model/, the checks and the db are not fuzzed here.
+FUZZ_LIB_SRCS := $(addprefix analyze/,alias.c datcheck.c datfile.c datformat.c diag.c error.c event.c \
+		 malloc.c marker.c reader.c text.c textline.c tracedat.c vec.c)
+FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_O)/obj/%.o)
+FUZZ_TARGETS  := text marker tracedat
+FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)
+# Longest input per target: text seeds are cut to it, trace.dat seeds fit.
+FUZZ_MAX_LEN_text     := 16384
+FUZZ_MAX_LEN_marker   := 4096
+FUZZ_MAX_LEN_tracedat := 65536
+
+.PHONY: fuzz-build fuzz-seeds check-fuzz
+.SECONDARY: $(FUZZ_LIB_OBJS)
+
+$(FUZZ_O)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -I. -c -o $@ $<
+
+$(FUZZ_O)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZLD  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -I. -o $@ $< \
+		$(FUZZ_LIB_OBJS) $(PKG_LIBS)
+
+$(FUZZ_O)/mkseed_dat: tests/fuzz/mkseed_dat.c tests/an_datwriter.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) -std=gnu11 -O1 $(WARN) -I. -o $@ $<
+
+fuzz-build: $(FUZZ_BINS)
+
+# Seeds are rebuilt each run from the tree and the shared traces.
+fuzz-seeds: $(FUZZ_O)/mkseed_dat
+	@rm -rf $(FUZZ_O)/seeds && mkdir -p $(FUZZ_TARGETS:%=$(FUZZ_O)/seeds/%) \
+		$(FUZZ_TARGETS:%=$(FUZZ_O)/corpus/%) $(FUZZ_O)/artifacts
+	@cp tests/fuzz/seeds-marker/* $(FUZZ_O)/seeds/marker/
+	@cp tests/fuzz/seeds-text/* $(FUZZ_O)/seeds/text/
+	@for f in $(UCVAL_SHARED)/traces/*.txt $(UCVAL_SHARED)/traces/*.html; do \
+		[ -f "$$f" ] && head -c $(FUZZ_MAX_LEN_text) "$$f" > $(FUZZ_O)/seeds/text/$$(basename "$$f"); \
+	done; true
+	@$(FUZZ_O)/mkseed_dat $(FUZZ_O)/seeds/tracedat
+	@if command -v trace-cmd >/dev/null 2>&1; then \
+		for c in none zstd; do \
+			trace-cmd convert --file-version 7 --compression $$c \
+				-i $(FUZZ_O)/seeds/tracedat/synthetic-v6.dat \
+				-o $(FUZZ_O)/seeds/tracedat/synthetic-v7-$$c.dat >/dev/null 2>&1 || true; \
+		done; \
+		if [ -f $(UCVAL_SHARED)/traces/juno-r0-schedutil-sched_load.dat ]; then \
+			trace-cmd report -i $(UCVAL_SHARED)/traces/juno-r0-schedutil-sched_load.dat \
+				2>/dev/null | head -c $(FUZZ_MAX_LEN_text) > $(FUZZ_O)/seeds/text/juno-report.txt; \
+		fi; \
+	else echo "fuzz: trace-cmd absent, no v7 or report seeds"; fi
+
+# run-fuzz SECONDS: each target for SECONDS, failing on the first crash.
+define run-fuzz
+	@for t in $(FUZZ_TARGETS); do \
+		echo "fuzz_$$t: $(1) s"; \
+		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp \
+		$(FUZZ_O)/fuzz_$$t -max_total_time=$(1) -print_final_stats=1 \
+			-max_len=$$(case $$t in text) echo $(FUZZ_MAX_LEN_text);; \
+				marker) echo $(FUZZ_MAX_LEN_marker);; *) echo $(FUZZ_MAX_LEN_tracedat);; esac) \
+			-artifact_prefix=$(FUZZ_O)/artifacts/$$t- \
+			$(FUZZ_O)/corpus/$$t $(FUZZ_O)/seeds/$$t \
+			> $(FUZZ_O)/fuzz_$$t.log 2>&1 || { tail -40 $(FUZZ_O)/fuzz_$$t.log; exit 1; }; \
+		grep -E '^stat::number_of_executed_units|^Done' $(FUZZ_O)/fuzz_$$t.log; \
+	done
+endef
+
+fuzz: fuzz-build fuzz-seeds
+	$(call run-fuzz,$(FUZZ_SECONDS))
+
+check-fuzz: fuzz-build fuzz-seeds
+	$(call run-fuzz,$(FUZZ_CHECK_SECONDS))
+
+-include $(shell find $(FUZZ_O) -name '*.d' 2>/dev/null)
 
 # --- demo -----------------------------------------------------------------
 demo: deps ucval

@@ -10,6 +10,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct ucval_cmd commands[] = {
+	{ "analyze", cmd_analyze, "replay traces against the model; verdicts, windows, SQLite" },
 	{ "model", cmd_model, "what-if: expected frequency and rq clamps from the reference model" },
 };
 

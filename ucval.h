@@ -20,6 +20,7 @@ struct ucval_cmd {
 	const char *summary;		/* one line for `ucval --help` */
 };
 
+int cmd_analyze(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 
 #endif /* UCVAL_H */

@@ -14,6 +14,18 @@ static const char *const check_names[AN_CHECK__COUNT] = {
 #undef AN_CHECK_NAME
 };
 
+/* Why a check had nothing to compare: its "needs" column of events.md §4. */
+static const char *const check_needs[AN_CHECK__COUNT] = {
+	[AN_CHECK_RQ_CLAMP] = "no input: needs uclamp_util_cfs or uclamp_util_se events",
+	[AN_CHECK_TASK_EFFECTIVE] = "no input: needs uclamp_task_eff events",
+	[AN_CHECK_REQUEST_RESULT] = "no input: needs setattr markers or uclamp_request events",
+	[AN_CHECK_FREQ_BELOW_MIN_CLAMP] = "no input: needs cpu_frequency events and clamps",
+	[AN_CHECK_FREQ_ABOVE_MAX_CLAMP] = "no input: needs cpu_frequency events and clamps",
+	[AN_CHECK_FREQ_PREDICTION] = "no input: needs cpu_frequency events and a util signal",
+	[AN_CHECK_GROUPS_EXHAUSTED] = "no input: needs clamp requests (model v3)",
+	[AN_CHECK_TRACE_INTEGRITY] = "no input: the trace has no events",
+};
+
 /**
  * an_check_name() - the check_id of @check as events.md §4 spells it
  * @check: the check
@@ -81,6 +93,25 @@ const char *an_verdict_name(enum an_verdict v)
 		break;
 	}
 	return "UNDECIDED";
+}
+
+/**
+ * an_results_finish() - give every UNDECIDED check a reason
+ * @res: the results of a finished analysis
+ *
+ * A check without input says what it needs; one with input that compared
+ * nothing says so. Reasons a check set itself are kept.
+ */
+void an_results_finish(struct an_results *res)
+{
+	for (int i = 0; i < AN_CHECK__COUNT; i++) {
+		struct an_check_stats *s = &res->stats[i];
+
+		if (s->reason || an_check_verdict(s) != AN_UNDECIDED)
+			continue;
+		s->reason = s->has_input ? "no observation could be compared with the model" :
+					   check_needs[i];
+	}
 }
 
 /**

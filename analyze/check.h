@@ -132,6 +132,7 @@ enum an_verdict an_check_verdict(const struct an_check_stats *s);
 const char *an_verdict_name(enum an_verdict v);
 
 void an_results_init(struct an_results *res, an_window_sink_fn sink, void *ctx);
+void an_results_finish(struct an_results *res);
 void an_win_observe(struct an_results *res, struct an_win_track *t,
 		    const struct an_window *obs);
 void an_win_agree(struct an_results *res, struct an_win_track *t, uint64_t ts_ns);

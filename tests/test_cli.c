@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ARGS	24
 /* Enough for any help text or model answer. */
@@ -111,6 +113,32 @@ static const struct cli_case cases[] = {
 	  { "mainline release with uclamp" } },
 	{ "rq bad util", { "model", "rq", "--util", "-3", "1:2" }, 2, { NULL },
 	  { "--util expects a whole number" } },
+	{ "analyze help", { "analyze", "--help" }, 0, { "usage: ucval analyze", "--db FILE" },
+	  { NULL } },
+	{ "analyze no trace", { "analyze" }, 2, { NULL }, { "no TRACE given" } },
+	{ "analyze bad option", { "analyze", "--frob", "x" }, 2, { NULL },
+	  { "unknown option '--frob'" } },
+	{ "analyze bad check", { "analyze", "--checks", "rq_clamp,nope", "x" }, 2, { NULL },
+	  { "--checks expects check ids", "got 'rq_clamp,nope'" } },
+	{ "analyze bad model", { "analyze", "--model", "v4", "x" }, 2, { NULL },
+	  { "--model expects v3 or mainline" } },
+	{ "analyze bad jobs", { "analyze", "-j", "0", "x" }, 2, { NULL },
+	  { "-j expects a whole number from 1 to 64, got '0'" } },
+	{ "analyze missing file", { "analyze", "/nonexistent/t.dat" }, 2, { NULL },
+	  { "cannot read '/nonexistent/t.dat': No such file or directory" } },
+	{ "analyze garbage", { "analyze", "tests/data/garbage.txt" }, 2, { NULL },
+	  { "'tests/data/garbage.txt'", "not ftrace text, systrace HTML or trace.dat" } },
+	{ "analyze empty", { "analyze", "tests/data/empty.txt" }, 2, { NULL },
+	  { "'tests/data/empty.txt': empty file" } },
+	{ "analyze unwritable db", { "analyze", "--db", "/proc/ucval.db", "traces/rq_clamp-pass.txt" },
+	  2, { NULL }, { "cannot open database '/proc/ucval.db'" } },
+	/* the rq_clamp fixtures: exit 1 with the two windows of the .expect, exit 0 */
+	{ "analyze fail fixture", { "analyze", "traces/rq_clamp-fail.txt" }, 1,
+	  { "rq_clamp               FAIL", "FAIL rq_clamp cpu 1 at 10.003050..10.004100: expected 256, observed 0 (VR4)",
+	    "expected 512, observed 1024 (VR11)" }, { NULL } },
+	{ "analyze pass fixture", { "analyze", "traces/rq_clamp-pass.txt" }, 0,
+	  { "rq_clamp               PASS", "trace_integrity        PASS" }, { NULL } },
+	{ "analyze quiet", { "analyze", "-q", "traces/rq_clamp-fail.txt" }, 1, { NULL }, { NULL } },
 	/* VR4 max aggregation; MT4 RT default min 1024 rejects max 300 (MA2): MR3 boosts
 	 * the mainline rq to 1024; VR8 / MS1 clamp util 300; VR11 retains the last MAX */
 	{ "rq mixed", { "model", "rq", "--util", "300", "200:800", "512:none", "none:300:rt" }, 0,
@@ -199,10 +227,77 @@ static void test_cli_table(void **state)
 	}
 }
 
+static long long db_count(const char *path, const char *sql)
+{
+	sqlite3 *c;
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	assert_int_equal(sqlite3_open_v2(path, &c, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	if (sqlite3_prepare_v2(c, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("'%s': %s", sql, sqlite3_errmsg(c));
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(c);
+	return v;
+}
+
+/*
+ * --db: every fixture once, then again with -j 2: the same rows (replaced,
+ * never duplicated, events.md §5), and the windows of rq_clamp-fail.expect.
+ */
+static void test_analyze_db(void **state)
+{
+	static struct run r;
+	char dir[] = "/tmp/ucval-cli-db-XXXXXX", db[64], json[64], cmd[128];
+	const char *args[] = { "analyze", "-q", "--db", db, "--json", json,
+			       "traces/rq_clamp-fail.txt", "traces/rq_clamp-pass.txt",
+			       "traces/task_effective-fail.txt", "traces/groups_exhausted-pass.txt",
+			       NULL };
+	const char *jargs[] = { "analyze", "-q", "-j", "2", "--db", db, "traces/rq_clamp-fail.txt",
+				"traces/rq_clamp-pass.txt", "traces/task_effective-fail.txt",
+				"traces/groups_exhausted-pass.txt", NULL };
+	FILE *f;
+	char buf[8192];
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(db, sizeof(db), "%s/r.db", dir);
+	snprintf(json, sizeof(json), "%s/r.json", dir);
+	run_ucval(args, &r);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(db_count(db, "SELECT count(*) FROM traces"), 4);
+	assert_int_equal(db_count(db, "SELECT count(*) FROM verdicts"), 4 * 8);
+	assert_int_equal(db_count(db, "SELECT count(*) FROM verdicts WHERE verdict = 'FAIL'"), 2);
+	assert_int_equal(db_count(db, "SELECT count(*) FROM mismatches WHERE check_id = 'rq_clamp'"), 2);
+	assert_int_equal(db_count(db, "SELECT expected FROM mismatches WHERE check_id = 'rq_clamp' "
+				  "AND rule = 'VR11'"), 512);
+	assert_int_equal(db_count(db, "SELECT ts_start_ns FROM mismatches WHERE rule = 'VR4'"),
+			 10003050000LL);
+	f = fopen(json, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(buf, "\"check_id\": \"rq_clamp\", \"verdict\": \"FAIL\""));
+	assert_non_null(strstr(buf, "\"ts_start_ns\": 10003050000"));
+
+	run_ucval(jargs, &r);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(db_count(db, "SELECT count(*) FROM traces"), 4);
+	assert_int_equal(db_count(db, "SELECT count(*) FROM mismatches"),
+			 db_count(db, "SELECT sum(n_failed) FROM verdicts"));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cli_table),
+		cmocka_unit_test(test_analyze_db),
 	};
 
 	if (!getenv("UCVAL")) {

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * analyze/analyze.h - analyze one trace file: reader -> replay -> checks.
+ * cmd_analyze.c calls this and stores the results; nothing here prints.
+ */
+#ifndef UCVAL_ANALYZE_ANALYZE_H
+#define UCVAL_ANALYZE_ANALYZE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analyze/check.h"
+#include "analyze/diag.h"
+#include "analyze/event.h"
+#include "analyze/replay.h"
+
+/**
+ * struct an_analyze_opts - options of one analysis
+ * @replay: replay options (model, groups, checks, platform ...); its
+ *	    nr_cpus and trace_kernel are filled from the trace when 0/NULL
+ * @progress: called every @progress_every events with the count so far
+ *	      (a progress line on a terminal), may be NULL
+ * @progress_ctx: its context
+ * @progress_every: events between calls; 0: 1000000
+ */
+struct an_analyze_opts {
+	struct an_replay_opts replay;
+	void (*progress)(void *ctx, uint64_t n_events);
+	void *progress_ctx;
+	uint64_t progress_every;
+};
+
+/**
+ * struct an_summary - what an analysis saw and assumed
+ * @format: "trace.dat", "ftrace text" or "systrace html"
+ * @file_version: trace.dat version, 0 for text
+ * @n_events: events read (LOST_EVENTS included)
+ * @n_unknown: of which events ucval does not use
+ * @n_errors: lines or records skipped (recoverable reader errors)
+ * @first_error: the first of them, as an_diag_format() renders it, or ""
+ * @has_events: at least one event: @t_start_ns/@t_end_ns are meaningful
+ * @t_start_ns: first timestamp (trace clock)
+ * @t_end_ns: last (largest) timestamp
+ * @kernel: release the trace or the platform names, "" unknown
+ * @nr_cpus: CPUs the trace declares, 0 when it does not say
+ * @nr_cpus_model: CPUs the model held
+ * @nr_cpus_known: CPUs whose runqueue became known
+ * @n_type: events per canonical type
+ * @model: "v3" or "mainline" ("" when the replay never started)
+ * @model_source: why that model ("option", "platform marker", ...)
+ * @groups: v3 groups or mainline buckets used
+ * @kver: release the model and schedutil features used (MODEL_KVER)
+ * @nr_policies: cpufreq policies known
+ * @nr_tasks: distinct tasks seen (pid reuse counts again)
+ * @nr_switches: sched_switch events replayed
+ * @nr_lost_reports: lost-event reports
+ * @nr_lost_events: events lost, as far as the trace counts them
+ * @nr_resets: times the replay forgot the runqueues
+ * @nr_learnt: tasks found running that no event had queued
+ * @nr_requests: requests given to the model
+ * @notes: assumptions the analysis made
+ * @nr_notes: how many
+ */
+struct an_summary {
+	char format[16];
+	int file_version;
+	uint64_t n_events;
+	uint64_t n_unknown;
+	uint64_t n_errors;
+	char first_error[AN_DIAG_MSG_LEN + AN_DIAG_FILE_LEN];
+	bool has_events;
+	uint64_t t_start_ns;
+	uint64_t t_end_ns;
+	char kernel[AN_MARKER_STR_LEN];
+	unsigned int nr_cpus;
+	unsigned int nr_cpus_model;
+	unsigned int nr_cpus_known;
+	uint64_t n_type[AN_EV__COUNT];
+	const char *model;
+	const char *model_source;
+	unsigned int groups;
+	unsigned int kver;
+	unsigned int nr_policies;
+	uint64_t nr_tasks;
+	uint64_t nr_switches;
+	uint64_t nr_lost_reports;
+	uint64_t nr_lost_events;
+	uint64_t nr_resets;
+	uint64_t nr_learnt;
+	uint64_t nr_requests;
+	char notes[AN_REPLAY_MAX_NOTES][AN_REPLAY_NOTE_LEN];
+	unsigned int nr_notes;
+};
+
+/**
+ * an_analyze_path() - analyze the trace at @path
+ * @path: trace file (any supported format)
+ * @opts: options, may be NULL for the defaults
+ * @res: results (an_results_init() done by the caller): counters and the
+ *	 window sink
+ * @sum: summary to fill (also on failure, as far as the analysis went)
+ * @d: diagnostic on failure
+ *
+ * Lines or records the reader cannot decode are skipped and counted
+ * (@sum->n_errors). Memory stays bounded by tasks and CPUs.
+ *
+ * Return: 0, a reader error (negative errno, AN_E_FORMAT, AN_E_CORRUPT ...),
+ * a platform file error, -ENOMEM, or the window sink's error.
+ */
+int an_analyze_path(const char *path, const struct an_analyze_opts *opts,
+		    struct an_results *res, struct an_summary *sum, struct an_diag *d);
+
+#endif /* UCVAL_ANALYZE_ANALYZE_H */

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze/check_trace_integrity.c - check trace_integrity (events.md §4).
+ *
+ * The replay finds the problems (replay.c, inspect()) because it must react
+ * to them: lost events make it forget every runqueue, a timestamp going back
+ * makes its CPU UNDECIDED up to the latest earlier timestamp. This check only
+ * reports each problem as one FAIL window:
+ *
+ *  EV-LOST   the trace lost events on a CPU: from that CPU's previous event
+ *	      to the event after the loss; expected 0, observed the count
+ *	      (0 when the trace does not say)
+ *  EV-TIME   an event older than an earlier one of the same CPU stream:
+ *	      window [its ts, the latest ts], expected the latest ts,
+ *	      observed its ts
+ *  EV-SWITCH sched_switch from a task that is not the one the replay has
+ *	      running there: window from the switch that made the replay's task
+ *	      run to this switch, pid = prev_pid, expected the replay's pid,
+ *	      observed prev_pid (the replay then forgets every runqueue)
+ *  EV-TASK   a task shown on one CPU (switch, wakeup target, migrate
+ *	      origin) while the replay holds it queued on another: window at
+ *	      that instant, expected the replay's CPU, observed the event's
+ *
+ * n_checked counts the events examined; the check has input as soon as the
+ * trace has one event.
+ */
+#include <stdio.h>
+
+#include "analyze/checks.h"
+
+static const char *const rules[] = {
+	[AN_INTEG_LOST] = "EV-LOST",
+	[AN_INTEG_TIME] = "EV-TIME",
+	[AN_INTEG_SWITCH] = "EV-SWITCH",
+	[AN_INTEG_ELSEWHERE] = "EV-TASK",
+};
+
+static const char *const messages[] = {
+	[AN_INTEG_LOST] = "the trace lost events on this cpu",
+	[AN_INTEG_TIME] = "timestamp before an earlier event of this cpu",
+	[AN_INTEG_SWITCH] = "switch from a task the replay does not have running here",
+	[AN_INTEG_ELSEWHERE] = "task shown on a cpu other than the one it is queued on",
+};
+
+static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
+{
+	struct an_check_stats *s = &r->res->stats[AN_CHECK_TRACE_INTEGRITY];
+
+	(void)ctx;
+	(void)ev;
+	if (after)
+		return 0;
+	s->has_input = true;
+	s->n_checked++;
+	for (unsigned int i = 0; i < r->step.nr_issues; i++) {
+		const struct an_integrity_issue *is = &r->step.issues[i];
+		struct an_win_track t = { 0 };
+		struct an_window w = {
+			.check = AN_CHECK_TRACE_INTEGRITY,
+			.cpu = is->cpu,
+			.pid = is->pid,
+			.ts_start_ns = is->start_ns,
+			.expected = is->expected,
+			.observed = is->observed,
+			.rule = rules[is->kind],
+		};
+
+		snprintf(w.message, sizeof(w.message), "%s", messages[is->kind]);
+		an_win_observe(r->res, &t, &w);
+		an_win_close(r->res, &t, is->end_ns);
+	}
+	return 0;
+}
+
+/**
+ * an_check_trace_integrity_attach() - attach check trace_integrity
+ * @r: replay
+ * @d: diagnostic (unused: this check allocates nothing)
+ *
+ * Reports the replay's integrity problems (events.md §4; rules EV-LOST,
+ * EV-TIME, EV-SWITCH, EV-TASK, see the file comment).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int an_check_trace_integrity_attach(struct an_replay *r, struct an_diag *d)
+{
+	const struct an_observer obs = { .name = "trace_integrity", .event = on_event };
+
+	(void)d;
+	return an_replay_add_observer(r, &obs);
+}

@@ -1,0 +1,746 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `ucval analyze`: replay traces against the model, print a verdict table per
+ * trace, and store traces, verdicts and windows in SQLite (events.md §4, §5).
+ * Each trace is analyzed first and written afterwards in one short
+ * transaction, so `-j N` workers share a database without waiting on each
+ * other's reading, and an unreadable trace leaves no row.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analyze/analyze.h"
+#include "analyze/db.h"
+#include "analyze/reader.h"
+#include "analyze/sha256.h"
+#include "analyze/winbuf.h"
+#include "reports/json.h"
+#include "ucval.h"
+
+static const char analyze_usage[] =
+	"usage: ucval analyze [options] TRACE...\n"
+	"\n"
+	"Replay each TRACE (trace.dat, ftrace text or systrace HTML, detected from\n"
+	"the content) against the reference model and report, per check, whether\n"
+	"the kernel agreed with it: PASS, FAIL or UNDECIDED, with every window of\n"
+	"disagreement.\n"
+	"\n"
+	"  --db FILE        also store traces, verdicts and windows in this SQLite\n"
+	"                   database (created if needed; one transaction per trace;\n"
+	"                   re-analyzing a trace with the same options replaces it)\n"
+	"  --json FILE      write the results as JSON ('-': standard output)\n"
+	"  --model M        v3 or mainline (default: the platform marker, else the\n"
+	"                   kernel release: before 5.3 v3, else mainline)\n"
+	"  --fidelity F     v3: intent (default) or seed\n"
+	"  --groups N       v3 clamp groups or mainline buckets (default: the\n"
+	"                   platform marker, else 5)\n"
+	"  --kernel REL     kernel release whose rules apply (default: the trace's)\n"
+	"  --grace-us N     grace window of the frequency checks in microseconds\n"
+	"                   (default: the policy's rate limit plus one tick)\n"
+	"  --checks LIST    run only these checks (comma-separated check ids)\n"
+	"  --platform FILE  platform description for traces without ucval markers\n"
+	"                   (ucval format or LISA platform.json)\n"
+	"  --strict         exit 1 instead of 3 when undecided windows may hide a\n"
+	"                   failure\n"
+	"  -j N             analyze N traces at once (default 1)\n"
+	"  -q, --quiet      no table on standard output\n"
+	"  -h, --help       this text\n"
+	"\n"
+	"checks: rq_clamp task_effective request_result freq_below_min_clamp\n"
+	"        freq_above_max_clamp freq_prediction groups_exhausted trace_integrity\n"
+	"exit status: 0 every check PASS or UNDECIDED for lack of input, 1 a check\n"
+	"failed, 2 bad usage or an unreadable trace, 3 undecided windows may hide a\n"
+	"failure (1 with --strict)\n";
+
+/* Most FAIL windows printed per check in the terminal table. */
+#define SHOW_WINDOWS	5
+/* Largest -j: beyond the cores, workers only contend. */
+#define MAX_JOBS	64
+/* Events between two progress lines on a terminal. */
+#define PROGRESS_EVERY	1000000
+/* Room for the canonical option string that identifies an analysis. */
+#define OPTIONS_LEN	512
+
+enum {
+	OPT_DB = 256, OPT_JSON, OPT_MODEL, OPT_FIDELITY, OPT_GROUPS, OPT_KERNEL,
+	OPT_GRACE, OPT_CHECKS, OPT_PLATFORM, OPT_STRICT,
+};
+
+static const struct option analyze_options[] = {
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "fidelity", required_argument, NULL, OPT_FIDELITY },
+	{ "groups", required_argument, NULL, OPT_GROUPS },
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "grace-us", required_argument, NULL, OPT_GRACE },
+	{ "checks", required_argument, NULL, OPT_CHECKS },
+	{ "platform", required_argument, NULL, OPT_PLATFORM },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct cmd_opts {
+	const char *db_path;
+	const char *json_path;
+	const char *checks_text;
+	bool is_strict;
+	bool is_quiet;
+	unsigned long jobs;
+	struct an_analyze_opts an;
+	char options[OPTIONS_LEN];	/* canonical text: the analysis' identity */
+	char **traces;
+	int nr_traces;
+};
+
+static int parse_ulong(const char *what, const char *s, unsigned long min, unsigned long max,
+		       unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = s && *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : 0;
+	if (!s || *s < '0' || *s > '9' || errno || *end || v < min || v > max) {
+		fprintf(stderr, "ucval analyze: %s expects a whole number from %lu to %lu, "
+			"got '%s'\n", what, min, max, s ? s : "");
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_checks(const char *list, uint32_t *mask)
+{
+	char name[32];
+	const char *s = list;
+
+	*mask = 0;
+	for (;;) {
+		size_t len = strcspn(s, ",");
+		enum an_check_id id;
+
+		if (len == 0 || len >= sizeof(name))
+			goto bad;
+		memcpy(name, s, len);
+		name[len] = '\0';
+		if (an_check_from_name(name, &id))
+			goto bad;
+		*mask |= AN_CHECK_BIT(id);
+		if (!s[len])
+			return 0;
+		s += len + 1;
+	}
+bad:
+	fprintf(stderr, "ucval analyze: --checks expects check ids separated by commas "
+		"(rq_clamp, task_effective, request_result, freq_below_min_clamp, "
+		"freq_above_max_clamp, freq_prediction, groups_exhausted, trace_integrity), "
+		"got '%s'\n", list);
+	return -1;
+}
+
+static int parse_opts(int argc, char **argv, struct cmd_opts *o)
+{
+	struct an_replay_opts *r = &o->an.replay;
+	unsigned long v;
+	int c;
+
+	o->jobs = 1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "hqj:", analyze_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_DB:
+			o->db_path = optarg;
+			break;
+		case OPT_JSON:
+			o->json_path = optarg;
+			break;
+		case OPT_MODEL:
+			if (!strcmp(optarg, "v3")) {
+				r->model = AN_MODEL_V3;
+			} else if (!strcmp(optarg, "mainline")) {
+				r->model = AN_MODEL_MAINLINE;
+			} else {
+				fprintf(stderr, "ucval analyze: --model expects v3 or mainline, "
+					"got '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case OPT_FIDELITY:
+			if (!strcmp(optarg, "intent")) {
+				r->fidelity = MODEL_INTENT;
+			} else if (!strcmp(optarg, "seed")) {
+				r->fidelity = MODEL_SEED;
+			} else {
+				fprintf(stderr, "ucval analyze: --fidelity expects intent or seed, "
+					"got '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case OPT_GROUPS:
+			if (parse_ulong("--groups", optarg, 0, MODEL_V3_MAX_GROUPS, &v))
+				return -1;
+			r->groups = (unsigned int)v;
+			break;
+		case OPT_KERNEL: {
+			unsigned int kver;
+
+			if (model_kver_parse(optarg, &kver)) {
+				fprintf(stderr, "ucval analyze: --kernel expects a release such as "
+					"6.1 or 4.19.0-rc6, got '%s'\n", optarg);
+				return -1;
+			}
+			r->kernel = optarg;
+			break;
+		}
+		case OPT_GRACE:
+			/* an hour is far beyond any rate limit */
+			if (parse_ulong("--grace-us", optarg, 1, 3600UL * 1000000UL, &v))
+				return -1;
+			r->grace_us = (unsigned int)v;
+			break;
+		case OPT_CHECKS:
+			if (parse_checks(optarg, &r->checks))
+				return -1;
+			o->checks_text = optarg;
+			break;
+		case OPT_PLATFORM:
+			r->platform_path = optarg;
+			break;
+		case OPT_STRICT:
+			o->is_strict = true;
+			break;
+		case 'j':
+			if (parse_ulong("-j", optarg, 1, MAX_JOBS, &o->jobs))
+				return -1;
+			break;
+		case 'q':
+			o->is_quiet = true;
+			break;
+		case 'h':
+			fputs(analyze_usage, stdout);
+			return 1;
+		default:
+			fprintf(stderr, "ucval analyze: unknown option '%s'\n\n%s",
+				argv[optind - 1], analyze_usage);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "ucval analyze: no TRACE given\n\n%s", analyze_usage);
+		return -1;
+	}
+	o->traces = argv + optind;
+	o->nr_traces = argc - optind;
+	if (r->model == AN_MODEL_MAINLINE && r->groups &&
+	    (r->groups < MODEL_ML_MIN_BUCKETS || r->groups > MODEL_ML_MAX_BUCKETS)) {
+		fprintf(stderr, "ucval analyze: --groups with --model mainline expects %d to %d "
+			"buckets, got %u\n", MODEL_ML_MIN_BUCKETS, MODEL_ML_MAX_BUCKETS, r->groups);
+		return -1;
+	}
+	snprintf(o->options, sizeof(o->options),
+		 "model=%s fidelity=%s groups=%u kernel=%s grace_us=%u checks=%s platform=%s",
+		 r->model == AN_MODEL_V3 ? "v3" : r->model == AN_MODEL_MAINLINE ? "mainline" : "auto",
+		 r->fidelity == MODEL_SEED ? "seed" : "intent", r->groups,
+		 r->kernel ? r->kernel : "auto", r->grace_us,
+		 o->checks_text ? o->checks_text : "all",
+		 r->platform_path ? r->platform_path : "none");
+	return 0;
+}
+
+/* What one trace gave: the inputs of its database rows, table and JSON. */
+struct trace_run {
+	const char *path;
+	char sha256[AN_SHA256_HEX_LEN + 1];
+	struct an_results res;
+	struct an_summary sum;
+	struct an_winbuf wins;
+	char model[24];
+	int status;		/* this trace's exit status */
+};
+
+static int trace_status(const struct trace_run *t, bool is_strict)
+{
+	bool is_hiding = false;
+
+	for (int i = 0; i < AN_CHECK__COUNT; i++) {
+		const struct an_check_stats *s = &t->res.stats[i];
+
+		if (an_check_verdict(s) == AN_FAIL)
+			return UCVAL_EXIT_FAIL;
+		if (s->is_hiding)
+			is_hiding = true;
+	}
+	if (is_hiding)
+		return is_strict ? UCVAL_EXIT_FAIL : UCVAL_EXIT_UNDECIDED;
+	return UCVAL_EXIT_OK;
+}
+
+/* Worst of two statuses: unreadable input, then failure, then doubt. */
+static int worse(int a, int b)
+{
+	static const int rank[] = {
+		[UCVAL_EXIT_OK] = 0, [UCVAL_EXIT_UNDECIDED] = 1, [UCVAL_EXIT_FAIL] = 2,
+		[UCVAL_EXIT_USAGE] = 3,
+	};
+
+	return rank[a] >= rank[b] ? a : b;
+}
+
+static void now_iso8601(char *buf, size_t len)
+{
+	const char *fixed = getenv("UCVAL_NOW");	/* tests pin the clock */
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (fixed && *fixed) {
+		snprintf(buf, len, "%s", fixed);
+		return;
+	}
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Store one trace: rows appear all at once or not at all. */
+struct db_ctx {
+	struct an_db *db;
+	struct an_diag *d;
+};
+
+static int db_window(void *ctx, const struct an_window *w)
+{
+	struct db_ctx *c = ctx;
+	struct an_db_window row = {
+		.check_id = an_check_name(w->check), .cpu = w->cpu, .pid = w->pid,
+		.ts_start_ns = (int64_t)w->ts_start_ns, .ts_end_ns = (int64_t)w->ts_end_ns,
+		.expected = w->expected, .observed = w->observed,
+		.expected_text = w->expected_text[0] ? w->expected_text : NULL,
+		.observed_text = w->observed_text[0] ? w->observed_text : NULL,
+		.rule = w->rule ? w->rule : "", .message = w->message,
+	};
+
+	if (w->is_fail)
+		return an_db_mismatch_add(c->db, &row, c->d);
+	return an_db_undecided_add(c->db, &row, c->d);
+}
+
+static int store_trace(struct an_db *db, const struct cmd_opts *o, struct trace_run *t,
+		       struct an_diag *d)
+{
+	char when[32];
+	struct an_db_trace row = {
+		.path = t->path, .format = t->sum.format, .sha256 = t->sha256,
+		.n_events = t->sum.n_events, .t_start_ns = (int64_t)t->sum.t_start_ns,
+		.t_end_ns = (int64_t)t->sum.t_end_ns, .model = t->model, .options = o->options,
+		.kernel = t->sum.kernel[0] ? t->sum.kernel : NULL, .analyzed_at = when,
+	};
+	struct db_ctx ctx = { db, d };
+	int64_t id;
+	int err;
+
+	now_iso8601(when, sizeof(when));
+	err = an_db_trace_begin(db, &row, &id, d);
+	if (err)
+		return err;
+	for (int i = 0; i < AN_CHECK__COUNT && !err; i++) {
+		const struct an_check_stats *s = &t->res.stats[i];
+		struct an_db_verdict v = {
+			.check_id = an_check_name(i),
+			.verdict = an_verdict_name(an_check_verdict(s)),
+			.n_checked = s->n_checked, .n_failed = s->n_failed,
+			.n_undecided = s->n_undecided, .reason = s->reason,
+		};
+
+		err = an_db_verdict_add(db, &v, d);
+	}
+	if (!err)
+		err = an_winbuf_for_each(&t->wins, db_window, &ctx);
+	if (err) {
+		an_db_trace_abort(db);
+		return err;
+	}
+	return an_db_trace_commit(db, d);
+}
+
+static void print_ts(FILE *out, uint64_t ns)
+{
+	fprintf(out, "%llu.%06llu", (unsigned long long)(ns / 1000000000ULL),
+		(unsigned long long)(ns % 1000000000ULL / 1000ULL));
+}
+
+static void print_value(FILE *out, long long v, const char *text)
+{
+	if (text[0])
+		fputs(text, out);
+	else
+		fprintf(out, "%lld", v);
+}
+
+struct show_ctx {
+	FILE *out;
+	unsigned int shown[AN_CHECK__COUNT];
+};
+
+static int show_window(void *ctx, const struct an_window *w)
+{
+	struct show_ctx *c = ctx;
+
+	if (!w->is_fail || c->shown[w->check]++ >= SHOW_WINDOWS)
+		return 0;
+	fprintf(c->out, "  FAIL %s", an_check_name(w->check));
+	if (w->cpu >= 0)
+		fprintf(c->out, " cpu %d", w->cpu);
+	if (w->pid >= 0)
+		fprintf(c->out, " pid %d", w->pid);
+	fputs(" at ", c->out);
+	print_ts(c->out, w->ts_start_ns);
+	fputs("..", c->out);
+	print_ts(c->out, w->ts_end_ns);
+	fputs(": expected ", c->out);
+	print_value(c->out, w->expected, w->expected_text);
+	fputs(", observed ", c->out);
+	print_value(c->out, w->observed, w->observed_text);
+	fprintf(c->out, " (%s)", w->rule ? w->rule : "");
+	if (w->message[0])
+		fprintf(c->out, ": %s", w->message);
+	fputc('\n', c->out);
+	return 0;
+}
+
+static void print_table(FILE *out, struct trace_run *t)
+{
+	const struct an_summary *s = &t->sum;
+	struct show_ctx sc = { .out = out };
+
+	fprintf(out, "%s: %s, %llu events", t->path, s->format, (unsigned long long)s->n_events);
+	if (s->has_events) {
+		fputs(", ", out);
+		print_ts(out, s->t_end_ns - s->t_start_ns);
+		fputs(" s", out);
+	}
+	fprintf(out, ", model %s (%s), %u CPUs known of %u\n", t->model,
+		s->model_source ? s->model_source : "default", s->nr_cpus_known, s->nr_cpus_model);
+	fprintf(out, "  %-22s %-9s %9s %7s %9s\n", "check", "verdict", "checked", "failed",
+		"undecided");
+	for (int i = 0; i < AN_CHECK__COUNT; i++) {
+		const struct an_check_stats *c = &t->res.stats[i];
+
+		fprintf(out, "  %-22s %-9s %9llu %7llu %9llu", an_check_name(i),
+			an_verdict_name(an_check_verdict(c)), (unsigned long long)c->n_checked,
+			(unsigned long long)c->n_failed, (unsigned long long)c->n_undecided);
+		if (c->reason && an_check_verdict(c) == AN_UNDECIDED)
+			fprintf(out, "  %s", c->reason);
+		fputc('\n', out);
+	}
+	an_winbuf_for_each(&t->wins, show_window, &sc);
+	for (int i = 0; i < AN_CHECK__COUNT; i++)
+		if (sc.shown[i] > SHOW_WINDOWS)
+			fprintf(out, "  (%s: %u more FAIL windows)\n", an_check_name(i),
+				sc.shown[i] - SHOW_WINDOWS);
+	if (s->n_errors)
+		fprintf(out, "  skipped %llu undecodable lines or records; first: %s\n",
+			(unsigned long long)s->n_errors, s->first_error);
+	for (unsigned int i = 0; i < s->nr_notes; i++)
+		fprintf(out, "  note: %s\n", s->notes[i]);
+}
+
+static int json_window(void *ctx, const struct an_window *w)
+{
+	FILE *out = ((void **)ctx)[0];
+	bool *is_first = ((void **)ctx)[1];
+
+	fprintf(out, "%s\n      {\"check_id\": \"%s\", \"verdict\": \"%s\", ", *is_first ? "" : ",",
+		an_check_name(w->check), w->is_fail ? "FAIL" : "UNDECIDED");
+	*is_first = false;
+	if (w->cpu >= 0)
+		fprintf(out, "\"cpu\": %d, ", w->cpu);
+	else
+		fputs("\"cpu\": null, ", out);
+	if (w->pid >= 0)
+		fprintf(out, "\"pid\": %d, ", w->pid);
+	else
+		fputs("\"pid\": null, ", out);
+	fprintf(out, "\"ts_start_ns\": %llu, \"ts_end_ns\": %llu, \"expected\": ",
+		(unsigned long long)w->ts_start_ns, (unsigned long long)w->ts_end_ns);
+	if (w->expected_text[0])
+		rep_json_string(out, w->expected_text);
+	else
+		fprintf(out, "%lld", w->expected);
+	fputs(", \"observed\": ", out);
+	if (w->observed_text[0])
+		rep_json_string(out, w->observed_text);
+	else
+		fprintf(out, "%lld", w->observed);
+	fputs(", \"rule\": ", out);
+	rep_json_string(out, w->rule);
+	fputs(", \"message\": ", out);
+	rep_json_string(out, w->message);
+	fputc('}', out);
+	return 0;
+}
+
+/* One trace as a JSON object (an element of the top-level "traces" array). */
+static void json_trace(FILE *out, struct trace_run *t, const struct an_diag *err_diag)
+{
+	bool is_first = true;
+	void *ctx[2] = { out, &is_first };
+
+	fputs("    {\"path\": ", out);
+	rep_json_string(out, t->path);
+	fprintf(out, ", \"status\": %d", t->status);
+	if (err_diag) {
+		char line[1024];
+
+		an_diag_format(err_diag, line, sizeof(line));
+		fputs(", \"error\": ", out);
+		rep_json_string(out, line);
+		fputs("}", out);
+		return;
+	}
+	fprintf(out, ", \"sha256\": \"%s\", \"format\": ", t->sha256);
+	rep_json_string(out, t->sum.format);
+	fprintf(out, ", \"n_events\": %llu, \"t_start_ns\": %llu, \"t_end_ns\": %llu, \"model\": ",
+		(unsigned long long)t->sum.n_events, (unsigned long long)t->sum.t_start_ns,
+		(unsigned long long)t->sum.t_end_ns);
+	rep_json_string(out, t->model);
+	fputs(", \"kernel\": ", out);
+	rep_json_string(out, t->sum.kernel[0] ? t->sum.kernel : NULL);
+	fputs(",\n     \"verdicts\": [", out);
+	for (int i = 0; i < AN_CHECK__COUNT; i++) {
+		const struct an_check_stats *s = &t->res.stats[i];
+
+		fprintf(out, "%s\n      {\"check_id\": \"%s\", \"verdict\": \"%s\", \"n_checked\": %llu, "
+			"\"n_failed\": %llu, \"n_undecided\": %llu, \"reason\": ", i ? "," : "",
+			an_check_name(i), an_verdict_name(an_check_verdict(s)),
+			(unsigned long long)s->n_checked, (unsigned long long)s->n_failed,
+			(unsigned long long)s->n_undecided);
+		rep_json_string(out, s->reason);
+		fputc('}', out);
+	}
+	fputs("],\n     \"windows\": [", out);
+	an_winbuf_for_each(&t->wins, json_window, ctx);
+	fputs("],\n     \"notes\": [", out);
+	for (unsigned int i = 0; i < t->sum.nr_notes; i++) {
+		fputs(i ? ", " : "", out);
+		rep_json_string(out, t->sum.notes[i]);
+	}
+	fputs("]}", out);
+}
+
+static void progress(void *ctx, uint64_t n)
+{
+	fprintf(stderr, "\r%s: %llu events", (const char *)ctx, (unsigned long long)n);
+}
+
+/*
+ * Analyze one trace: hash, replay, store, print. The table and the JSON
+ * object are written to @out / @json in one piece each.
+ */
+static int run_trace(struct cmd_opts *o, const char *path, struct an_db **db, FILE *out,
+		     FILE *json)
+{
+	struct trace_run *t = calloc(1, sizeof(*t));
+	struct an_analyze_opts an = o->an;
+	struct an_diag d;
+	char line[1024];
+	int err, status;
+
+	if (!t) {
+		fprintf(stderr, "ucval analyze: '%s': out of memory\n", path);
+		return UCVAL_EXIT_USAGE;
+	}
+	t->path = path;
+	an_diag_clear(&d);
+	an_winbuf_init(&t->wins);
+	an_results_init(&t->res, an_winbuf_sink, &t->wins);
+	if (isatty(STDERR_FILENO)) {
+		an.progress = progress;
+		an.progress_ctx = (void *)path;
+		an.progress_every = PROGRESS_EVERY;
+	}
+	err = an_sha256_file(path, t->sha256, &d);
+	if (!err)
+		err = an_analyze_path(path, &an, &t->res, &t->sum, &d);
+	if (an.progress && t->sum.n_events >= PROGRESS_EVERY)
+		fputc('\n', stderr);
+	if (err)
+		goto out_error;
+	snprintf(t->model, sizeof(t->model), "%s%s", t->sum.model ? t->sum.model : "?",
+		 t->sum.model && !strcmp(t->sum.model, "v3") ?
+		 (o->an.replay.fidelity == MODEL_SEED ? "/seed" : "/intent") : "");
+	t->status = trace_status(t, o->is_strict);
+	if (o->db_path) {
+		if (!*db)
+			err = an_db_open(db, o->db_path, &d);
+		if (!err)
+			err = store_trace(*db, o, t, &d);
+		if (err)
+			goto out_error;
+	}
+	if (out)
+		print_table(out, t);
+	if (json)
+		json_trace(json, t, NULL);
+	status = t->status;
+	goto out_free;
+out_error:
+	an_diag_format(&d, line, sizeof(line));
+	fprintf(stderr, "ucval analyze: %s\n", line);
+	t->status = status = UCVAL_EXIT_USAGE;
+	if (json)
+		json_trace(json, t, &d);
+out_free:
+	an_winbuf_release(&t->wins);
+	free(t);
+	return status;
+}
+
+/*
+ * One worker: traces @first, @first + @step, ... Its table output and JSON
+ * objects go to per-trace buffers flushed whole, so parallel workers never
+ * interleave lines. JSON objects land in @json_dir/<index>.
+ */
+static int run_worker(struct cmd_opts *o, int first, int step, const char *json_dir)
+{
+	struct an_db *db = NULL;
+	int status = UCVAL_EXIT_OK;
+
+	for (int i = first; i < o->nr_traces; i += step) {
+		char *buf = NULL, path[4096];
+		size_t len = 0;
+		FILE *out = o->is_quiet ? NULL : open_memstream(&buf, &len);
+		FILE *json = NULL;
+
+		if (json_dir) {
+			snprintf(path, sizeof(path), "%s/%08d", json_dir, i);
+			json = fopen(path, "w");
+			if (!json) {
+				fprintf(stderr, "ucval analyze: cannot write '%s': %s\n", path,
+					strerror(errno));
+				status = UCVAL_EXIT_USAGE;
+			}
+		}
+		status = worse(status, run_trace(o, o->traces[i], &db, out, json));
+		if (json)
+			fclose(json);
+		if (out) {
+			fclose(out);
+			fwrite(buf, 1, len, stdout);
+			fflush(stdout);
+			free(buf);
+		}
+	}
+	an_db_close(db);
+	return status;
+}
+
+static int write_json(const struct cmd_opts *o, const char *dir)
+{
+	FILE *out = strcmp(o->json_path, "-") ? fopen(o->json_path, "w") : stdout;
+	char path[4096], buf[8192];
+	size_t n;
+
+	if (!out) {
+		fprintf(stderr, "ucval analyze: cannot write '%s': %s\n", o->json_path,
+			strerror(errno));
+		return -1;
+	}
+	fprintf(out, "{\n  \"ucval_version\": \"%s\",\n  \"options\": ", UCVAL_VERSION);
+	rep_json_string(out, o->options);
+	fputs(",\n  \"traces\": [\n", out);
+	for (int i = 0; i < o->nr_traces; i++) {
+		FILE *part;
+
+		snprintf(path, sizeof(path), "%s/%08d", dir, i);
+		part = fopen(path, "r");
+		if (i)
+			fputs(",\n", out);
+		if (part) {
+			while ((n = fread(buf, 1, sizeof(buf), part)) > 0)
+				fwrite(buf, 1, n, out);
+			fclose(part);
+		}
+		unlink(path);
+	}
+	fputs("\n  ]\n}\n", out);
+	if (out != stdout && fclose(out)) {
+		fprintf(stderr, "ucval analyze: cannot write '%s'\n", o->json_path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Run @o->jobs workers (forked when more than one) and combine their status. */
+static int run_all(struct cmd_opts *o, const char *json_dir)
+{
+	int nr = (int)o->jobs < o->nr_traces ? (int)o->jobs : o->nr_traces;
+	int status = UCVAL_EXIT_OK, wst;
+	pid_t pids[MAX_JOBS];
+
+	if (nr <= 1)
+		return run_worker(o, 0, 1, json_dir);
+	fflush(NULL);
+	for (int k = 0; k < nr; k++) {
+		pids[k] = fork();
+		if (pids[k] < 0) {
+			fprintf(stderr, "ucval analyze: cannot start worker: %s\n", strerror(errno));
+			nr = k;
+			status = UCVAL_EXIT_USAGE;
+			break;
+		}
+		if (pids[k] == 0)
+			_exit(run_worker(o, k, nr, json_dir));
+	}
+	for (int k = 0; k < nr; k++) {
+		if (waitpid(pids[k], &wst, 0) < 0 || !WIFEXITED(wst) || WEXITSTATUS(wst) > 3) {
+			fprintf(stderr, "ucval analyze: worker %d did not finish\n", k);
+			status = UCVAL_EXIT_USAGE;
+			continue;
+		}
+		status = worse(status, WEXITSTATUS(wst));
+	}
+	return status;
+}
+
+/**
+ * cmd_analyze() - `ucval analyze`
+ * @argc: arguments from "analyze" on
+ * @argv: the arguments
+ *
+ * Return: the exit status of events.md §4 (0, 1, 2, 3), the worst over the
+ * traces: an unreadable trace (2) before a failure (1) before doubt (3).
+ */
+int cmd_analyze(int argc, char **argv)
+{
+	struct cmd_opts o;
+	char json_dir[] = "/tmp/ucval-json-XXXXXX";
+	int status, err;
+
+	memset(&o, 0, sizeof(o));
+	err = parse_opts(argc, argv, &o);
+	if (err)
+		return err > 0 ? UCVAL_EXIT_OK : UCVAL_EXIT_USAGE;
+	an_reader_set_quiet(true);
+	if (o.json_path && !mkdtemp(json_dir)) {
+		fprintf(stderr, "ucval analyze: cannot create a temporary directory: %s\n",
+			strerror(errno));
+		return UCVAL_EXIT_USAGE;
+	}
+	status = run_all(&o, o.json_path ? json_dir : NULL);
+	if (o.json_path) {
+		if (write_json(&o, json_dir))
+			status = UCVAL_EXIT_USAGE;
+		rmdir(json_dir);
+	}
+	return status;
+}

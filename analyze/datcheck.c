@@ -1,0 +1,659 @@
+/*
+ * analyze/datcheck.c - walk a trace.dat (trace-cmd.dat.v6(5), v7(5)) checking
+ * every size and offset against the file, before libtracecmd, which trusts
+ * them, reads it. See datcheck.h for why; datfile.c does the bounded reads.
+ *
+ * Event format texts are left to libtraceevent; everything that sizes an
+ * allocation or a read in libtracecmd is checked here.
+ */
+#define _GNU_SOURCE	/* memmem() */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze/datcheck.h"
+#include "analyze/datfile.h"
+#include "analyze/datformat.h"
+#include "analyze/malloc.h"
+#include "analyze/vec.h"
+
+#define DAT_MAGIC	"\x17\x08\x44tracing"
+#define DAT_MAGIC_LEN	10
+#define DAT_CHAIN_MAX	64		/* options sections followed (v7) */
+#define DAT_SECTION_HDR	16		/* id u16, flags u16, string u32, size u64 */
+#define DAT_SEC_COMPRESSED 1		/* section flag: data is compressed */
+#define DAT_COMPRESS_HDR 8		/* compressed size u32, raw size u32 */
+#define DAT_PAGE_MIN	1024		/* ring buffer page sizes seen: 4K..64K */
+#define DAT_PAGE_MAX	(1u << 20)
+#define DAT_TAG_LEN	10		/* "options  \0", "flyrecord\0" */
+#define DAT_HEADER_MAX	(64u << 10)	/* header_page text; real ones are ~200 B */
+#define DAT_PAGE_HDR	16		/* page: u64 timestamp + commit (long), at most */
+#define DAT_COMMIT_MASK	((1u << 27) - 1)	/* data bytes in a page's commit word */
+#define DAT_FORMAT_MAX	(256u << 10)	/* one event format text; real ones < 8 KiB */
+
+/* Option ids of trace-cmd.dat.v7(5); 16..21 point at metadata sections. */
+enum {
+	OPT_DONE = 0, OPT_DATE, OPT_CPUSTAT, OPT_BUFFER, OPT_TRACECLOCK,
+	OPT_UNAME, OPT_HOOK, OPT_OFFSET, OPT_CPUCOUNT, OPT_VERSION,
+	OPT_PROCMAPS, OPT_TRACEID, OPT_TIME_SHIFT, OPT_GUEST, OPT_TSC2NSEC,
+	OPT_HEADER_INFO = 16, OPT_FTRACE_EVENTS, OPT_EVENT_FORMATS, OPT_KALLSYMS,
+	OPT_PRINTK, OPT_CMDLINES, OPT_BUFFER_TEXT,
+};
+
+/* Private but exported by libtracecmd 1.3 (trace-cmd-private.h). */
+bool tracecmd_compress_is_supported(const char *name, const char *version);
+
+/* CPU data of the top instance, checked page by page at the end. */
+struct cpu_range {
+	uint64_t off;
+	uint64_t size;
+	bool is_compressed;
+};
+
+struct dat {
+	struct an_datfile f;
+	bool has_top;		/* v7: the top instance's BUFFER option was seen */
+	unsigned int page_size;
+	unsigned int commit_size;	/* bytes of a page's commit word */
+	struct cpu_range *ranges;
+	size_t nr_ranges, alloc_ranges;
+	struct an_datcheck *out;
+};
+
+/* A cursor over an option's bytes. */
+struct mem {
+	const unsigned char *p;
+	size_t len;
+	size_t off;
+};
+
+static int corrupt(struct dat *t, uint64_t off, const char *what)
+{
+	return an_datfile_corrupt(&t->f, off, what);
+}
+
+static bool mem_num(struct mem *m, const struct dat *t, unsigned int n, uint64_t *v)
+{
+	if (m->len - m->off < n)
+		return false;
+	*v = an_datfile_num(&t->f, m->p + m->off, n);
+	m->off += n;
+	return true;
+}
+
+static const char *mem_str(struct mem *m)
+{
+	const char *s = (const char *)m->p + m->off;
+	const char *nul = memchr(s, '\0', m->len - m->off);
+
+	if (!nul)
+		return NULL;
+	m->off += (size_t)(nul - s) + 1;
+	return s;
+}
+
+static int add_range(struct dat *t, uint64_t off, uint64_t size, bool is_compressed)
+{
+	if (AN_VEC_GROW(t->ranges, t->nr_ranges + 1, t->alloc_ranges))
+		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+	t->ranges[t->nr_ranges++] = (struct cpu_range){ off, size, is_compressed };
+	return 0;
+}
+
+/*
+ * header_page and header_event. libtracecmd needs an 8-byte page timestamp
+ * (else its first page fails to load and its cleanup crashes); the commit
+ * word's size tells where each page's data length is.
+ */
+static int walk_header_info(struct dat *t)
+{
+	uint64_t n, at;
+	unsigned int commit;
+	char *text;
+	int err;
+
+	err = an_datfile_expect(&t->f, "header_page", 12);
+	if (!err)
+		err = an_datfile_rd_num(&t->f, 8, &n, "truncated header page");
+	if (!err && n > DAT_HEADER_MAX)
+		err = corrupt(t, t->f.cur.off, "header page too large");
+	if (err)
+		return err;
+	text = an_malloc(n ? (size_t)n : 1);
+	if (!text)
+		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+	at = t->f.cur.off;
+	err = an_datfile_rd(&t->f, text, (size_t)n, "truncated header page");
+	if (!err) {
+		const char *p = text, *end = text + n;
+
+		/* libtraceevent stops at a NUL and needs these two lines first */
+		if (memchr(text, '\0', (size_t)n) || an_datformat_header_field(&p, end, "timestamp") != 8)
+			err = corrupt(t, at, "page header without an 8-byte timestamp");
+		commit = err ? 0 : an_datformat_header_field(&p, end, "commit");
+		if (!err && commit != 4 && commit != 8)
+			err = corrupt(t, at, "page header without a commit word");
+		t->commit_size = commit;
+	}
+	free(text);
+	if (!err)
+		err = an_datfile_expect(&t->f, "header_event", 13);
+	if (!err)
+		err = an_datfile_rd_num(&t->f, 8, &n, "truncated header event");
+	if (!err)
+		err = an_datfile_skip(&t->f, n, "truncated header event");
+	return err;
+}
+
+/* One event format: size u64, then its text, which libtraceevent will parse. */
+static int walk_format(struct dat *t)
+{
+	uint64_t n, at;
+	char *text;
+	int err = an_datfile_rd_num(&t->f, 8, &n, "truncated event formats");
+
+	if (!err && n > DAT_FORMAT_MAX)
+		err = corrupt(t, t->f.cur.off, "event format too large");
+	if (err)
+		return err;
+	text = an_malloc(n ? (size_t)n : 1);
+	if (!text)
+		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+	at = t->f.cur.off;
+	err = an_datfile_rd(&t->f, text, (size_t)n, "truncated event format");
+	if (!err && !an_datformat_ok(text, (size_t)n))
+		err = corrupt(t, t->f.cur.mem ? t->f.cur.base : at, "malformed event format");
+	free(text);
+	return err;
+}
+
+static int walk_ftrace(struct dat *t)
+{
+	uint64_t count;
+	int err = an_datfile_rd_num(&t->f, 4, &count, "truncated ftrace formats");
+
+	for (uint64_t i = 0; !err && i < count; i++)
+		err = walk_format(t);
+	return err;
+}
+
+static int walk_systems(struct dat *t)
+{
+	char name[AN_DATFILE_STR_MAX];
+	uint64_t count, nr;
+	int err = an_datfile_rd_num(&t->f, 4, &count, "truncated event formats");
+
+	for (uint64_t s = 0; !err && s < count; s++) {
+		err = an_datfile_rd_str(&t->f, name, "truncated event system name");
+		if (!err)
+			err = an_datfile_rd_num(&t->f, 4, &nr, "truncated event formats");
+		for (uint64_t i = 0; !err && i < nr; i++)
+			err = walk_format(t);
+	}
+	return err;
+}
+
+/* A size of @n bytes, then that much data (kallsyms, printk, cmdlines). */
+static int walk_blob(struct dat *t, unsigned int n, const char *what)
+{
+	uint64_t size;
+	int err = an_datfile_rd_num(&t->f, n, &size, what);
+
+	return err ? err : an_datfile_skip(&t->f, size, what);
+}
+
+/* The release of a UNAME option: "sysname nodename release version machine". */
+static void take_release(struct an_datcheck *out, const char *uname)
+{
+	const char *p = uname;
+
+	for (int field = 0; field < 2 && p; field++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (p)
+		snprintf(out->kernel_release, sizeof(out->kernel_release), "%.*s",
+			 (int)strcspn(p, " "), p);
+}
+
+/* A BUFFER or BUFFER_TEXT option: instance data ranges must fit the file. */
+static int check_buffer(struct dat *t, struct mem *m, uint64_t opt_off, int id)
+{
+	uint64_t sec, page, cpus, cpu, off, size;
+	const char *name, *clock;
+	bool is_compressed = false;
+	int max_cpu = -1, err;
+
+	if (!mem_num(m, t, 8, &sec) || !(name = mem_str(m)))
+		return corrupt(t, opt_off, "malformed buffer option");
+	if (t->out->version < 7)
+		return 0;		/* v6 instances are not read */
+	if (!(clock = mem_str(m)))
+		return corrupt(t, opt_off, "malformed buffer option");
+	if (id == OPT_BUFFER_TEXT)
+		return *name ? 0 : an_diag_fail(t->f.d, AN_E_FORMAT,
+						"latency (text) trace.dat is not supported");
+	if (!mem_num(m, t, 4, &page) || !mem_num(m, t, 4, &cpus) ||
+	    cpus > AN_DATCHECK_MAX_CPUS)
+		return corrupt(t, opt_off, "malformed buffer option");
+	if (cpus) {
+		unsigned char hdr[DAT_SECTION_HDR];
+
+		err = an_datfile_pread(&t->f, sec, hdr, sizeof(hdr), "buffer section outside the file");
+		if (err)
+			return err;
+		is_compressed = an_datfile_num(&t->f, hdr + 2, 2) & DAT_SEC_COMPRESSED;
+	}
+	for (uint64_t i = 0; i < cpus; i++) {
+		if (!mem_num(m, t, 4, &cpu) || !mem_num(m, t, 8, &off) ||
+		    !mem_num(m, t, 8, &size) || cpu >= AN_DATCHECK_MAX_CPUS)
+			return corrupt(t, opt_off, "malformed buffer option");
+		err = size ? an_datfile_need(&t->f, off, size,
+					     "CPU data outside the file (truncated?)") : 0;
+		if (!err && size && !*name)
+			err = add_range(t, off, size, is_compressed);
+		if (err)
+			return err;
+		if ((int)cpu > max_cpu)
+			max_cpu = (int)cpu;
+	}
+	if (!*name) {
+		t->has_top = true;
+		if (!t->out->nr_cpus)
+			t->out->nr_cpus = max_cpu + 1;
+	}
+	return 0;
+}
+
+/*
+ * A v7 option pointing at a metadata section: the section must fit the
+ * file, and its content (uncompressed in memory if need be) must fit it.
+ */
+static int check_section_ref(struct dat *t, struct mem *m, unsigned int id)
+{
+	struct an_datfile_cursor saved = t->f.cur;
+	unsigned char hdr[DAT_SECTION_HDR], *data = NULL;
+	uint64_t off, size, len;
+	int err;
+
+	if (!mem_num(m, t, 8, &off))
+		return 0;		/* libtracecmd ignores it too */
+	err = an_datfile_pread(&t->f, off, hdr, sizeof(hdr), "section outside the file");
+	if (err)
+		return err;
+	if (an_datfile_num(&t->f, hdr, 2) != id)
+		return corrupt(t, off, "section of another kind than its option");
+	size = an_datfile_num(&t->f, hdr + 8, 8);
+	if (an_datfile_num(&t->f, hdr + 2, 2) & DAT_SEC_COMPRESSED) {
+		err = an_datfile_load(&t->f, off + DAT_SECTION_HDR, size, true, &data, &len);
+		if (err)
+			return err;
+		t->f.cur = (struct an_datfile_cursor){ data, off, 0, len };
+	} else {
+		err = an_datfile_need(&t->f, off + DAT_SECTION_HDR, size,
+				      "section larger than the file (truncated?)");
+		if (err)
+			return err;
+		t->f.cur = (struct an_datfile_cursor){ NULL, off, off + DAT_SECTION_HDR,
+						       off + DAT_SECTION_HDR + size };
+	}
+	switch (id) {
+	case OPT_HEADER_INFO:	err = walk_header_info(t); break;
+	case OPT_FTRACE_EVENTS:	err = walk_ftrace(t); break;
+	case OPT_EVENT_FORMATS:	err = walk_systems(t); break;
+	case OPT_KALLSYMS:	err = walk_blob(t, 4, "truncated kallsyms"); break;
+	case OPT_PRINTK:	err = walk_blob(t, 4, "truncated printk formats"); break;
+	default:		err = walk_blob(t, 8, "truncated saved cmdlines"); break;
+	}
+	t->f.cur = saved;
+	free(data);
+	return err;
+}
+
+/*
+ * Check one option; *@next gets the DONE option's next section (v7).
+ * Options libtracecmd parses without bounds checks must be well formed.
+ */
+static int check_option(struct dat *t, unsigned int id, const unsigned char *data,
+			uint64_t size, uint64_t opt_off, uint64_t *next)
+{
+	struct mem m = { data, (size_t)size, 0 };
+	uint64_t v;
+
+	switch (id) {
+	case OPT_DONE:
+		if (!mem_num(&m, t, 8, next))
+			return corrupt(t, opt_off, "malformed options end");
+		return 0;
+	case OPT_DATE: case OPT_CPUSTAT: case OPT_TRACECLOCK: case OPT_UNAME:
+	case OPT_OFFSET: case OPT_VERSION: case OPT_PROCMAPS:
+		if (!size || data[size - 1] != '\0')
+			return corrupt(t, opt_off, "string option without its NUL");
+		if (id == OPT_UNAME)
+			take_release(t->out, (const char *)data);
+		return 0;
+	case OPT_CPUCOUNT:
+		if (size != 4 || (v = an_datfile_num(&t->f, data, 4)) > AN_DATCHECK_MAX_CPUS)
+			return corrupt(t, opt_off, "malformed CPU count option");
+		t->out->nr_cpus = (int)v;
+		return 0;
+	case OPT_BUFFER:
+	case OPT_BUFFER_TEXT:
+		return check_buffer(t, &m, opt_off, (int)id);
+	case OPT_HOOK:
+		return an_diag_fail(t->f.d, AN_E_FORMAT,
+				    "trace.dat with event hooks (record -H) is not supported");
+	case OPT_TIME_SHIFT:
+	case OPT_GUEST:
+		return an_diag_fail(t->f.d, AN_E_FORMAT,
+				    "host/guest trace.dat (time sync) is not supported");
+	default:
+		if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES && t->out->version >= 7)
+			return check_section_ref(t, &m, id);
+		return 0;	/* TRACEID, TSC2NSEC, unknown: size-checked by the library */
+	}
+}
+
+/* v6: options between the CPU count and the flyrecord tag, in the file. */
+static int walk_options_v6(struct dat *t)
+{
+	unsigned char *buf = NULL;
+	uint64_t id, size, next, off;
+	int err;
+
+	for (;;) {
+		err = an_datfile_rd_num(&t->f, 2, &id, "truncated options");
+		if (err || id == OPT_DONE)
+			break;
+		off = t->f.cur.off - 2;
+		err = an_datfile_rd_num(&t->f, 4, &size, "truncated options");
+		if (!err)
+			err = an_datfile_need(&t->f, t->f.cur.off, size, "truncated options");
+		if (err)
+			break;
+		free(buf);
+		buf = an_malloc(size ? (size_t)size : 1);
+		if (!buf) {
+			err = an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+			break;
+		}
+		err = an_datfile_rd(&t->f, buf, (size_t)size, "truncated options");
+		if (!err)
+			err = check_option(t, (unsigned int)id, buf, size, off, &next);
+		if (err)
+			break;
+	}
+	free(buf);
+	return err;
+}
+
+static int walk_v6(struct dat *t)
+{
+	uint64_t cpus, off, size;
+	char tag[DAT_TAG_LEN];
+	int err;
+
+	err = walk_header_info(t);
+	if (!err)
+		err = walk_ftrace(t);
+	if (!err)
+		err = walk_systems(t);
+	if (!err)
+		err = walk_blob(t, 4, "truncated kallsyms");
+	if (!err)
+		err = walk_blob(t, 4, "truncated printk formats");
+	if (!err)
+		err = walk_blob(t, 8, "truncated saved cmdlines");
+	if (!err)
+		err = an_datfile_rd_num(&t->f, 4, &cpus, "truncated CPU count");
+	if (!err && cpus > AN_DATCHECK_MAX_CPUS)
+		err = corrupt(t, t->f.cur.off - 4, "implausible CPU count");
+	if (err)
+		return err;
+	t->out->nr_cpus = (int)cpus;
+	err = an_datfile_rd(&t->f, tag, sizeof(tag), "truncated data tag");
+	if (!err && !memcmp(tag, "options  ", sizeof(tag))) {
+		err = walk_options_v6(t);
+		if (!err)
+			err = an_datfile_rd(&t->f, tag, sizeof(tag), "truncated data tag");
+	}
+	if (err)
+		return err;
+	if (!memcmp(tag, "latency  ", sizeof(tag)))
+		return an_diag_fail(t->f.d, AN_E_FORMAT,
+				    "latency (text) trace.dat is not supported");
+	if (memcmp(tag, "flyrecord", sizeof(tag)))
+		return corrupt(t, t->f.cur.off - sizeof(tag), "unknown data tag");
+	for (int cpu = 0; cpu < t->out->nr_cpus; cpu++) {
+		err = an_datfile_rd_num(&t->f, 8, &off, "truncated CPU table");
+		if (!err)
+			err = an_datfile_rd_num(&t->f, 8, &size, "truncated CPU table");
+		if (!err && size)
+			err = an_datfile_need(&t->f, off, size,
+					      "CPU data outside the file (truncated?)");
+		if (!err && size)
+			err = add_range(t, off, size, false);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* v7: the chain of options sections, from the offset in the file header. */
+static int walk_v7(struct dat *t)
+{
+	uint64_t visited[DAT_CHAIN_MAX], next;
+	unsigned int nr_visited = 0;
+	int err;
+
+	err = an_datfile_rd_str(&t->f, t->f.comp_name, "truncated compression name");
+	if (!err)
+		err = an_datfile_rd_str(&t->f, t->f.comp_version, "truncated compression version");
+	if (!err)
+		err = an_datfile_rd_num(&t->f, 8, &next, "truncated header");
+	if (err)
+		return err;
+	if (strcmp(t->f.comp_name, "none")) {
+		if (!tracecmd_compress_is_supported(t->f.comp_name, t->f.comp_version))
+			return an_diag_fail(t->f.d, AN_E_FORMAT, "unsupported compression '%.32s'",
+					    t->f.comp_name);
+		snprintf(t->out->compression, sizeof(t->out->compression), "%.15s",
+			 t->f.comp_name);
+	}
+	while (next) {
+		unsigned char hdr[DAT_SECTION_HDR], *data;
+		uint64_t off = next, len = 0;
+		struct mem m;
+
+		for (unsigned int i = 0; i < nr_visited; i++)
+			if (visited[i] == off)
+				return corrupt(t, off, "options sections form a loop");
+		if (nr_visited == DAT_CHAIN_MAX)
+			return corrupt(t, off, "too many options sections");
+		visited[nr_visited++] = off;
+		err = an_datfile_pread(&t->f, off, hdr, sizeof(hdr), "options section outside the file");
+		if (!err && an_datfile_num(&t->f, hdr, 2) != OPT_DONE)
+			err = corrupt(t, off, "not an options section");
+		if (!err)
+			err = an_datfile_load(&t->f, off + DAT_SECTION_HDR, an_datfile_num(&t->f, hdr + 8, 8),
+					      an_datfile_num(&t->f, hdr + 2, 2) & DAT_SEC_COMPRESSED,
+					      &data, &len);
+		if (err)
+			return err;
+		next = 0;
+		m = (struct mem){ data, (size_t)len, 0 };
+		for (;;) {
+			uint64_t id, osize, opt_off = off + DAT_SECTION_HDR + m.off;
+
+			if (!mem_num(&m, t, 2, &id) || !mem_num(&m, t, 4, &osize) ||
+			    osize > m.len - m.off) {
+				err = corrupt(t, opt_off, "truncated option");
+				break;
+			}
+			err = check_option(t, (unsigned int)id, m.p + m.off, osize, opt_off, &next);
+			m.off += (size_t)osize;
+			if (err || id == OPT_DONE)
+				break;
+		}
+		free(data);
+		if (err)
+			return err;
+	}
+	if (!t->has_top)
+		return corrupt(t, 0, "no trace data for the top instance");
+	return 0;
+}
+
+/* Data bytes of every page of @buf (@len bytes) must fit their page. */
+static int check_pages_mem(struct dat *t, const unsigned char *buf, size_t len, uint64_t off)
+{
+	for (size_t p = 0; p + DAT_PAGE_HDR <= len; p += t->page_size) {
+		uint64_t commit = an_datfile_num(&t->f, buf + p + 8, t->commit_size);
+
+		/* the data follows the u64 timestamp and the commit word */
+		if ((commit & DAT_COMMIT_MASK) > t->page_size - 8 - t->commit_size)
+			return corrupt(t, off, "ring-buffer page larger than a page");
+	}
+	return 0;
+}
+
+/*
+ * One CPU's data. Plain: page aligned (libtracecmd mmaps it), every page
+ * header sane. Compressed: the chunk table fits, the first chunk inflates
+ * and its pages are sane (libtracecmd loads them at open; later chunks fail
+ * only the reading, cleanly).
+ */
+static int check_cpu(struct dat *t, const struct cpu_range *c)
+{
+	uint64_t p, count, end = c->off + c->size, len, first_zsize = 0;
+	unsigned char hdr[DAT_PAGE_HDR], *chunk;
+	int err;
+
+	if (!c->is_compressed) {
+		if (c->off % t->page_size)
+			return corrupt(t, c->off, "CPU data not page aligned");
+		for (p = c->off; p + DAT_PAGE_HDR <= end; p += t->page_size) {
+			err = an_datfile_pread(&t->f, p, hdr, sizeof(hdr), "truncated page");
+			if (!err)
+				err = check_pages_mem(t, hdr, sizeof(hdr), p);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	/* trace-cmd writes the size of the chunks without the count before them */
+	end += 4;
+	err = an_datfile_need(&t->f, c->off, c->size + 4, "CPU data outside the file (truncated?)");
+	if (!err)
+		err = an_datfile_pread(&t->f, c->off, hdr, 4, "truncated chunk table");
+	if (err)
+		return err;
+	count = an_datfile_num(&t->f, hdr, 4);
+	p = c->off + 4;
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t zsize;
+
+		if (end - p < DAT_COMPRESS_HDR)
+			return corrupt(t, p, "chunk table larger than the CPU data");
+		err = an_datfile_pread(&t->f, p, hdr, DAT_COMPRESS_HDR, "truncated chunk table");
+		if (err)
+			return err;
+		zsize = an_datfile_num(&t->f, hdr, 4);
+		if (!i)
+			first_zsize = zsize;
+		p += DAT_COMPRESS_HDR;
+		if (zsize > end - p || an_datfile_num(&t->f, hdr + 4, 4) > AN_DATFILE_SECTION_MAX)
+			return corrupt(t, p, "chunk larger than the CPU data");
+		p += zsize;
+	}
+	if (!count)
+		return 0;
+	err = an_datfile_load(&t->f, c->off + 4, DAT_COMPRESS_HDR + first_zsize, true, &chunk, &len);
+	if (err)
+		return err;
+	err = check_pages_mem(t, chunk, (size_t)len, c->off);
+	free(chunk);
+	return err;
+}
+
+/**
+ * an_datcheck_is_magic() - whether @buf starts like a trace.dat
+ * @buf: first bytes of a file
+ * @len: their number
+ *
+ * Return: true when the 10-byte magic "\x17\x08\x44tracing" is there.
+ */
+bool an_datcheck_is_magic(const void *buf, size_t len)
+{
+	return len >= DAT_MAGIC_LEN && !memcmp(buf, DAT_MAGIC, DAT_MAGIC_LEN);
+}
+
+/**
+ * an_datcheck_run() - walk and check the structure of trace.dat @path
+ * @path: file
+ * @out: what was learnt
+ * @d: diagnostic (offset of the problem) on failure
+ *
+ * Return: 0, a negative errno, AN_E_CORRUPT or AN_E_FORMAT.
+ */
+int an_datcheck_run(const char *path, struct an_datcheck *out, struct an_diag *d)
+{
+	struct dat t = { .f = { .fd = -1, .d = d }, .out = out };
+	char version[AN_DATFILE_STR_MAX];
+	unsigned char magic[DAT_MAGIC_LEN];
+	uint64_t endian, long_size, page;
+	struct stat st;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	t.f.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (t.f.fd < 0)
+		return an_diag_fail(d, -errno, "%s", strerror(errno));
+	if (fstat(t.f.fd, &st) < 0) {
+		err = an_diag_fail(d, -errno, "%s", strerror(errno));
+		goto out_close;
+	}
+	t.f.size = (uint64_t)st.st_size;
+	t.f.cur.limit = t.f.size;
+	err = an_datfile_rd(&t.f, magic, sizeof(magic), "truncated header");
+	if (!err && !an_datcheck_is_magic(magic, sizeof(magic)))
+		err = an_diag_fail(d, AN_E_FORMAT, "not a trace.dat");
+	if (!err)
+		err = an_datfile_rd_str(&t.f, version, "truncated header");
+	if (err)
+		goto out_close;
+	if (strcmp(version, "6") && strcmp(version, "7")) {
+		err = an_diag_fail(d, AN_E_FORMAT, "unsupported trace.dat version '%.16s'", version);
+		goto out_close;
+	}
+	out->version = version[0] - '0';
+	err = an_datfile_rd_num(&t.f, 1, &endian, "truncated header");
+	if (!err)
+		err = an_datfile_rd_num(&t.f, 1, &long_size, "truncated header");
+	if (!err && (endian > 1 || (long_size != 4 && long_size != 8)))
+		err = corrupt(&t, t.f.cur.off - 2, "bad byte order or long size");
+	if (err)
+		goto out_close;
+	t.f.is_big = out->is_big_endian = endian;
+	t.commit_size = (unsigned int)long_size;
+	err = an_datfile_rd_num(&t.f, 4, &page, "truncated header");
+	if (!err && (page < DAT_PAGE_MIN || page > DAT_PAGE_MAX || (page & (page - 1))))
+		err = corrupt(&t, t.f.cur.off - 4, "implausible page size");
+	if (err)
+		goto out_close;
+	t.page_size = (unsigned int)page;
+	err = out->version == 6 ? walk_v6(&t) : walk_v7(&t);
+	for (size_t i = 0; !err && i < t.nr_ranges; i++)
+		err = check_cpu(&t, &t.ranges[i]);
+
+out_close:
+	free(t.ranges);
+	close(t.f.fd);
+	return err;
+}

@@ -1,0 +1,168 @@
+/*
+ * analyze/datformat.c - the text parts of a trace.dat that libtraceevent
+ * parses (header_page, event formats), checked first because its parser
+ * crashes on some malformed ones (found by tests/fuzz/fuzz_tracedat.c).
+ */
+#define _GNU_SOURCE	/* memmem() */
+#include <string.h>
+
+#include "analyze/datformat.h"
+
+#define FORMAT_NUMBER_CAP 100000	/* stops overflow; no offset or size is that large */
+
+/* "@key<digits>;" at *@p after blanks; moves *@p past it, *@v gets the number. */
+static bool format_number(const char **p, const char *end, const char *key, unsigned int *v)
+{
+	const char *s = *p;
+	size_t n = strlen(key);
+	unsigned int num = 0;
+
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	if ((size_t)(end - s) <= n || memcmp(s, key, n))
+		return false;
+	for (s += n; s < end && *s >= '0' && *s <= '9'; s++)
+		if (num < FORMAT_NUMBER_CAP)
+			num = num * 10 + (unsigned int)(*s - '0');
+	if (s == end || *s != ';' || s[-1] == ':')
+		return false;
+	*p = s + 1;
+	if (v)
+		*v = num;
+	return true;
+}
+
+/**
+ * an_datformat_header_field() - check one header_page field line, get its size
+ * @p: line start, moved to the next line
+ * @end: end of the header_page text
+ * @name: field name ("timestamp", "commit")
+ *
+ * The line must read "field: <type> @name;<blank>offset:N;<blank>size:N;"
+ * with an optional "signed:N;", token by token as libtraceevent parses it.
+ *
+ * Return: the size, 0 when the line is malformed.
+ */
+unsigned int an_datformat_header_field(const char **p, const char *end, const char *name)
+{
+	const char *s = *p, *eol = memchr(s, '\n', (size_t)(end - s));
+	const char *semi;
+	size_t n = strlen(name);
+	unsigned int size;
+
+	eol = eol ? eol : end;
+	*p = eol < end ? eol + 1 : end;
+	while (s < eol && (*s == ' ' || *s == '\t'))
+		s++;
+	if (eol - s < 6 || memcmp(s, "field:", 6))
+		return 0;
+	semi = memchr(s, ';', (size_t)(eol - s));
+	if (!semi || semi - s < (long)n + 7 || memcmp(semi - n, name, n) ||
+	    (semi[-(long)n - 1] != ' ' && semi[-(long)n - 1] != '\t'))
+		return 0;
+	for (const char *c = s + 6; c < semi; c++)	/* "u64", "local_t": words only */
+		if (!(*c == '_' || *c == ' ' || *c == '\t' || (*c >= '0' && *c <= '9') ||
+		      ((*c | 0x20) >= 'a' && (*c | 0x20) <= 'z')))
+			return 0;
+	s = semi + 1;
+	if (!format_number(&s, eol, "offset:", NULL) || !format_number(&s, eol, "size:", &size))
+		return 0;
+	while (s < eol && (*s == ' ' || *s == '\t'))
+		s++;
+	if (s < eol && !format_number(&s, eol, "signed:", NULL))
+		return 0;
+	return size;
+}
+
+/*
+ * "field:<declaration>;<tab>offset:N;<tab>size:N;[<tab>signed:N;]": the
+ * declaration is printable with balanced brackets ("char func[30+1]",
+ * "__u8 a[sizeof(struct x)]"); libtraceevent crashes on an unclosed one.
+ */
+static bool format_field_ok(const char *p, const char *end)
+{
+	int depth = 0;
+
+	for (; p < end && *p != ';'; p++) {
+		if (*p == '[' || *p == '(')
+			depth++;
+		else if (*p == ']' || *p == ')')
+			depth--;
+		else if ((*p < ' ' || *p > '~') && *p != '\t')
+			return false;
+		if (depth < 0)
+			return false;
+	}
+	if (p == end || depth)
+		return false;
+	p++;
+	return format_number(&p, end, "offset:", NULL) && format_number(&p, end, "size:", NULL) &&
+	       (p == end || format_number(&p, end, "signed:", NULL) || *p == '\n');
+}
+
+static bool is_ident(char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/* Whether a field line of @text declares @name ("char comm[16];" declares comm). */
+static bool field_declared(const char *text, const char *end, const char *name, size_t n)
+{
+	for (const char *p = text; (p = memmem(p, (size_t)(end - p), "field:", 6)); p += 6) {
+		const char *semi = memchr(p, ';', (size_t)(end - p)), *stop, *e;
+
+		if (!semi)
+			return false;
+		stop = semi;
+		if (stop[-1] == ']')		/* "buf[32 + 2]": the name is before '[' */
+			while (stop > p && *stop != '[')
+				stop--;
+		for (e = stop; e > p && is_ident(e[-1]); e--)
+			;
+		if ((size_t)(stop - e) == n && !memcmp(e, name, n))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * libtraceevent dereferences the field a print format looks up without
+ * checking it found one, and crashes on an unclosed bracket.
+ */
+/**
+ * an_datformat_ok() - check an event format text before libtraceevent parses it
+ * @text: the format ("name: ...\nID: ...\nformat:\n...print fmt: ...")
+ * @len: its length
+ *
+ * Return: true when it has no NUL, well-formed field lines with balanced
+ * brackets, and a print format naming only declared fields.
+ */
+bool an_datformat_ok(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *fmt;
+
+	if (memchr(text, '\0', len))
+		return false;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+
+		eol = eol ? eol : end;
+		while (p < eol && (*p == ' ' || *p == '\t'))
+			p++;
+		if ((size_t)(eol - p) >= 6 && !memcmp(p, "field:", 6) &&
+		    !format_field_ok(p + 6, eol))
+			return false;
+		p = eol + 1;
+	}
+	fmt = memmem(text, len, "print fmt:", 10);
+	for (p = fmt; p && (p = memmem(p, (size_t)(end - p), "REC->", 5)); ) {
+		const char *name = p += 5;
+
+		while (p < end && is_ident(*p))
+			p++;
+		if (!field_declared(text, fmt, name, (size_t)(p - name)))
+			return false;
+	}
+	return true;
+}
+

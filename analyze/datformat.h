@@ -1,0 +1,31 @@
+/*
+ * analyze/datformat.h - checks of the texts of a trace.dat that libtraceevent
+ * parses (internal to datcheck.c).
+ */
+#ifndef UCVAL_ANALYZE_DATFORMAT_H
+#define UCVAL_ANALYZE_DATFORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/**
+ * an_datformat_header_field() - check one header_page field line, get its size
+ * @p: line start, moved to the next line
+ * @end: end of the header_page text
+ * @name: field name ("timestamp", "commit")
+ *
+ * Return: the size, 0 when the line is malformed.
+ */
+unsigned int an_datformat_header_field(const char **p, const char *end, const char *name);
+
+/**
+ * an_datformat_ok() - check an event format text before libtraceevent parses it
+ * @text: the format text
+ * @len: its length
+ *
+ * Return: true when it has no NUL, well-formed field lines with balanced
+ * brackets, and a print format naming only declared fields.
+ */
+bool an_datformat_ok(const char *text, size_t len);
+
+#endif /* UCVAL_ANALYZE_DATFORMAT_H */

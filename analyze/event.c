@@ -1,0 +1,35 @@
+/*
+ * analyze/event.c - helpers over the canonical event (event.h).
+ */
+#include "analyze/event.h"
+
+static const char *const type_names[] = {
+#define AN_EV_NAME(type, name) [AN_EV_##type] = name,
+	AN_EVENT_TYPES(AN_EV_NAME)
+#undef AN_EV_NAME
+};
+
+/**
+ * an_event_type_name() - canonical name of @type ("sched_pelt_cfs")
+ * @type: event type
+ *
+ * Return: a static string.
+ */
+const char *an_event_type_name(enum an_event_type type)
+{
+	if ((unsigned int)type >= AN_EV__COUNT)
+		return "?";
+	return type_names[type];
+}
+
+/**
+ * an_event_state_is_runnable() - whether a prev_state leaves the task runnable
+ * @state: prev_state letters of a sched_switch ("R", "R+", "S", "D|K", ...)
+ *
+ * Return: true for "R" and "R+" (preempted): the task stays on the runqueue.
+ */
+bool an_event_state_is_runnable(const char *state)
+{
+	return state[0] == 'R' && (state[1] == '\0' ||
+				   (state[1] == '+' && state[2] == '\0'));
+}

@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze/sched.c - the replay's scheduler events and trace integrity
+ * (replay.h): per-CPU runqueues from sched_switch, sched_wakeup(_new),
+ * sched_migrate_task, fork, exit and free; classes from prio; frequency and
+ * limits; the integrity problems an event reveals (events.md §4).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/replay_int.h"
+#include "analyze/tasks.h"
+
+static bool is_counted(enum model_class cls)
+{
+	return cls == MODEL_CLASS_FAIR || cls == MODEL_CLASS_RT;
+}
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * The class of a task from its trace prio (uclamp-v3.md §9): 0..99 RT,
+ * 100..139 fair, -1 DL. sugov:N is a DL kthread whatever it shows; the
+ * stop task (migration/N, prio 0) is no RT task and is never counted (VR3).
+ */
+static enum model_class class_of(int prio, const char *comm, enum model_class dflt)
+{
+	if (comm && has_prefix(comm, "sugov:"))
+		return MODEL_CLASS_DL;
+	if (prio == AN_PRIO_NONE)
+		return dflt;
+	if (prio < 0)
+		return MODEL_CLASS_DL;
+	if (prio < 100)
+		return comm && prio == 0 && has_prefix(comm, "migration/") ?
+		       MODEL_CLASS_OTHER : MODEL_CLASS_RT;
+	return MODEL_CLASS_FAIR;
+}
+
+/* ---- tasks ---- */
+
+static void enqueue(struct an_replay *r, struct an_task *t, int cpu)
+{
+	model_enqueue(&r->sys, &t->mt, cpu);
+	t->last_cpu = cpu;
+	t->is_known = true;
+	an_replay_touch(r, cpu, AN_RQ_OP_ENQUEUE);
+}
+
+static void dequeue(struct an_replay *r, struct an_task *t)
+{
+	int cpu = t->mt.cpu;
+
+	model_dequeue(&r->sys, &t->mt);
+	if (is_counted(t->mt.cls))
+		r->cpu[cpu].is_leaver_known = an_task_is_clamp_known(t);
+	an_replay_touch(r, cpu, AN_RQ_OP_DEQUEUE);
+}
+
+static void move_to(struct an_replay *r, struct an_task *t, int cpu)
+{
+	if (t->mt.cpu == cpu)
+		return;
+	if (t->mt.cpu >= 0)
+		dequeue(r, t);
+	enqueue(r, t, cpu);
+}
+
+/* The task is gone (VG8): out of the model's queues and groups. */
+static void release(struct an_replay *r, struct an_task *t)
+{
+	if (t->mt.cpu >= 0)
+		dequeue(r, t);
+	if (!t->mt.is_dead)
+		model_task_exit(&r->sys, &t->mt);
+	t->is_dead = true;
+}
+
+static void remove_task(struct an_replay *r, struct an_task *t)
+{
+	release(r, t);
+	an_tasks_remove(r->tasks, t->mt.pid);
+	r->nr_tasks_live = an_tasks_count(r->tasks);
+}
+
+static void set_comm(struct an_task *t, const char *comm)
+{
+	if (comm && comm[0])
+		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+}
+
+static struct an_task *new_task(struct an_replay *r, int pid)
+{
+	struct an_task *t = an_tasks_add(r->tasks, pid);
+
+	if (!t)
+		return NULL;
+	t->prio = AN_PRIO_NONE;
+	t->last_cpu = -1;
+	t->first_ns = r->step.ts_ns;
+	/* without CONFIG_UCLAMP_TASK_GROUP the group changes nothing */
+	t->is_tg_known = !r->sys.cfg.task_group;
+	r->nr_tasks_seen++;
+	r->nr_tasks_live = an_tasks_count(r->tasks);
+	return t;
+}
+
+struct an_task *an_sched_task_get(struct an_replay *r, int pid, const char *comm, int prio)
+{
+	struct an_task *t = an_tasks_find(r->tasks, pid);
+	enum model_class cls;
+
+	if (!t) {
+		t = new_task(r, pid);
+		if (!t)
+			return NULL;
+		model_task_init(&r->sys, &t->mt, pid, class_of(prio, comm, MODEL_CLASS_FAIR));
+		t->prio = prio;
+		set_comm(t, comm);
+		return t;
+	}
+	set_comm(t, comm);
+	if (prio == AN_PRIO_NONE || t->mt.is_dead)
+		return t;
+	t->prio = prio;
+	cls = class_of(prio, t->comm, t->mt.cls);
+	if (cls != t->mt.cls) {
+		int cpu = t->mt.cpu;
+
+		model_task_set_class(&r->sys, &t->mt, cls);
+		if (cpu >= 0)
+			an_replay_touch(r, cpu, AN_RQ_OP_REQUEST);
+	}
+	return t;
+}
+
+static void forget_task(struct an_task *t, void *ctx)
+{
+	(void)ctx;
+	t->is_known = false;
+}
+
+/*
+ * Events were lost (or the trace contradicts itself): nothing the replay
+ * holds about runqueues can be trusted. Every CPU is unknown again until its
+ * next sched_switch, as at the trace start; requests and groups are kept.
+ */
+static void forget_runqueues(struct an_replay *r)
+{
+	for (unsigned int cpu = 0; cpu < r->nr_cpus; cpu++) {
+		struct model_node *head = &r->mcpu[cpu].queued;
+		struct an_cpu *c = &r->cpu[cpu];
+
+		while (!model_list_empty(head))
+			dequeue(r, an_task_of(model_container_of(head->next, struct model_task,
+								rq_node)));
+		if (c->is_known || c->is_seen)
+			c->is_lost = true;
+		c->is_known = false;
+		c->curr_pid = -1;
+	}
+	an_tasks_for_each(r->tasks, forget_task, NULL);
+	r->nr_resets++;
+	r->step.is_reset = true;
+}
+
+/* ---- integrity (before the model) ---- */
+
+static void add_issue(struct an_replay *r, enum an_integrity kind, int cpu, int pid,
+		      uint64_t start, uint64_t end, long long expected, long long observed)
+{
+	struct an_integrity_issue *is;
+
+	if (r->step.nr_issues == AN_REPLAY_MAX_ISSUES)
+		return;
+	is = &r->step.issues[r->step.nr_issues++];
+	*is = (struct an_integrity_issue){ kind, cpu, pid, start, end, expected, observed };
+}
+
+/* A task shown on @cpu while the replay holds it queued on another CPU. */
+static void check_elsewhere(struct an_replay *r, int pid, int cpu)
+{
+	const struct an_task *t = an_replay_task(r, pid);
+
+	if (t && t->is_known && t->mt.cpu >= 0 && t->mt.cpu != cpu && an_replay_cpu(r, cpu))
+		add_issue(r, AN_INTEG_ELSEWHERE, cpu, pid, r->step.ts_ns, r->step.ts_ns,
+			  t->mt.cpu, cpu);
+}
+
+void an_sched_inspect(struct an_replay *r, const struct an_event *ev)
+{
+	struct an_cpu *c = an_replay_cpu(r, ev->cpu);
+	uint64_t ts = ev->ts_ns;
+
+	if (ev->type == AN_EV_LOST_EVENTS) {
+		uint64_t start = c && c->is_seen ? c->last_ts_ns : ts;
+
+		add_issue(r, AN_INTEG_LOST, ev->cpu, -1, start, ts, 0,
+			  (long long)ev->lost.count);
+		return;
+	}
+	if (c && c->is_seen && ts < c->last_ts_ns) {
+		add_issue(r, AN_INTEG_TIME, ev->cpu, -1, ts, c->last_ts_ns,
+			  (long long)c->last_ts_ns, (long long)ts);
+		/* checks are UNDECIDED on this CPU up to its latest timestamp */
+		if (c->last_ts_ns > c->undecided_until_ns)
+			c->undecided_until_ns = c->last_ts_ns;
+	}
+	switch (ev->type) {
+	case AN_EV_SCHED_SWITCH:
+		if (c && c->is_known && c->curr_pid != ev->sw.prev_pid)
+			add_issue(r, AN_INTEG_SWITCH, ev->cpu, ev->sw.prev_pid,
+				  c->curr_since_ns, ts, c->curr_pid, ev->sw.prev_pid);
+		else if (ev->sw.prev_pid > 0)
+			check_elsewhere(r, ev->sw.prev_pid, ev->cpu);
+		if (ev->sw.next_pid > 0)
+			check_elsewhere(r, ev->sw.next_pid, ev->cpu);
+		break;
+	case AN_EV_SCHED_WAKEUP:
+	case AN_EV_SCHED_WAKEUP_NEW:
+		check_elsewhere(r, ev->wakeup.pid, ev->wakeup.target_cpu);
+		break;
+	case AN_EV_SCHED_MIGRATE_TASK:
+		check_elsewhere(r, ev->migrate.pid, ev->migrate.orig_cpu);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- scheduler events ---- */
+
+static bool cpu_in_model(struct an_replay *r, int cpu)
+{
+	if (an_replay_cpu(r, cpu))
+		return true;
+	r->nr_cpu_overflow++;
+	an_replay_note(r, "events of CPUs at or above %u ignored", r->nr_cpus);
+	return false;
+}
+
+static bool is_dead_state(const char *state, bool is_exiting)
+{
+	if (strpbrk(state, "XZx"))
+		return true;
+	return is_exiting && strchr(state, 'I');
+}
+
+static int on_switch(struct an_replay *r, const struct an_event *ev)
+{
+	const struct an_ev_switch *sw = &ev->sw;
+	int cpu = ev->cpu;
+	struct an_cpu *c;
+
+	if (!cpu_in_model(r, cpu))
+		return 0;
+	c = &r->cpu[cpu];
+	for (unsigned int i = 0; i < r->step.nr_issues; i++)
+		if (r->step.issues[i].kind == AN_INTEG_SWITCH)
+			forget_runqueues(r);
+	if (sw->prev_pid > 0) {
+		struct an_task *p = an_sched_task_get(r, sw->prev_pid, sw->prev_comm,
+						       sw->prev_prio);
+
+		if (!p)
+			return -ENOMEM;
+		if (!p->mt.is_dead) {
+			/* it was running here, so queued here (since the trace start
+			 * when the CPU was unknown) */
+			move_to(r, p, cpu);
+			if (is_dead_state(sw->prev_state, p->is_exiting))
+				release(r, p);
+			else if (!an_event_state_is_runnable(sw->prev_state))
+				dequeue(r, p);
+		}
+	}
+	if (sw->next_pid > 0) {
+		struct an_task *n = an_sched_task_get(r, sw->next_pid, sw->next_comm,
+						       sw->next_prio);
+
+		if (!n)
+			return -ENOMEM;
+		if (!n->mt.is_dead && n->mt.cpu != cpu) {
+			if (n->mt.cpu < 0)
+				r->nr_learnt++;
+			move_to(r, n, cpu);
+		}
+	}
+	c->curr_pid = sw->next_pid;
+	c->curr_since_ns = ev->ts_ns;
+	if (!c->is_known) {
+		if (!c->was_known)
+			r->nr_known_cpus++;
+		c->was_known = true;
+		c->is_known = true;
+		c->is_lost = false;
+		c->known_since_ns = ev->ts_ns;
+	}
+	r->nr_switches++;
+	an_replay_eval(r, cpu);
+	return 0;
+}
+
+static int on_wakeup(struct an_replay *r, const struct an_event *ev)
+{
+	const struct an_ev_wakeup *w = &ev->wakeup;
+	struct an_task *t;
+
+	if (w->pid <= 0 || !cpu_in_model(r, w->target_cpu))
+		return 0;
+	t = an_sched_task_get(r, w->pid, w->comm, w->prio);
+	if (!t)
+		return -ENOMEM;
+	if (t->mt.is_dead)
+		return 0;
+	/* a wakeup of a task already queued there is no second enqueue */
+	move_to(r, t, w->target_cpu);
+	an_replay_eval(r, w->target_cpu);
+	return 0;
+}
+
+static int on_migrate(struct an_replay *r, const struct an_event *ev)
+{
+	const struct an_ev_migrate *m = &ev->migrate;
+	struct an_task *t;
+
+	if (m->pid <= 0)
+		return 0;
+	t = an_sched_task_get(r, m->pid, m->comm, m->prio);
+	if (!t)
+		return -ENOMEM;
+	if (t->mt.is_dead)
+		return 0;
+	if (t->mt.cpu < 0) {
+		/* a waking task not queued yet: its wakeup enqueues it */
+		t->last_cpu = m->dest_cpu;
+		return 0;
+	}
+	an_replay_eval(r, t->mt.cpu);
+	if (!cpu_in_model(r, m->dest_cpu)) {
+		dequeue(r, t);
+		return 0;
+	}
+	move_to(r, t, m->dest_cpu);
+	an_replay_eval(r, m->dest_cpu);
+	return 0;
+}
+
+static int on_fork(struct an_replay *r, const struct an_event *ev)
+{
+	const struct an_ev_fork *f = &ev->fork;
+	struct an_task *parent, *child, *old;
+
+	if (f->child_pid <= 0 || f->parent_pid < 0)
+		return 0;
+	old = an_replay_task(r, f->child_pid);
+	if (old)
+		remove_task(r, old);	/* pid reuse: a new task */
+	if (f->parent_pid > 0) {
+		parent = an_sched_task_get(r, f->parent_pid, f->parent_comm, AN_PRIO_NONE);
+		if (!parent)
+			return -ENOMEM;
+	} else {
+		parent = NULL;		/* kernel threads forked by the idle task */
+	}
+	child = new_task(r, f->child_pid);
+	if (!child)
+		return -ENOMEM;
+	set_comm(child, f->child_comm);
+	child->is_known = true;		/* not queued until its wakeup_new */
+	if (!parent) {
+		model_task_init(&r->sys, &child->mt, f->child_pid, MODEL_CLASS_FAIR);
+		return 0;
+	}
+	model_task_fork(&r->sys, &parent->mt, &child->mt, f->child_pid);
+	child->prio = parent->prio;
+	child->is_tg_known = parent->is_tg_known;
+	for (int id = 0; id < MODEL_UCLAMP_CNT; id++)
+		child->is_req_known[id] = r->variant == MODEL_V3 ||	/* VT4 */
+					  parent->mt.reset_on_fork ||	/* MA7 */
+					  parent->is_req_known[id];
+	return 0;
+}
+
+static int on_exit_free(struct an_replay *r, const struct an_event *ev)
+{
+	struct an_task *t;
+
+	if (ev->task.pid <= 0)
+		return 0;
+	if (ev->type == AN_EV_SCHED_PROCESS_FREE) {
+		t = an_replay_task(r, ev->task.pid);
+		if (t)
+			remove_task(r, t);	/* VG8: also if the final switch is missing */
+		return 0;
+	}
+	t = an_sched_task_get(r, ev->task.pid, ev->task.comm, ev->task.prio);
+	if (!t)
+		return -ENOMEM;
+	t->is_exiting = true;
+	return 0;
+}
+
+static void set_freq(struct an_replay *r, int cpu, unsigned int khz)
+{
+	struct an_cpu *c = an_replay_cpu(r, cpu);
+	struct an_freq_policy *p = an_replay_cpu_policy(r, cpu);
+
+	if (!c)
+		return;
+	c->freq_khz = khz;
+	c->freq_since_ns = r->step.ts_ns;
+	if (p)
+		p->su.cur_khz = khz;
+}
+
+/* devlib's "cpu_frequency_devlib: state=N cpu_id=M" (initial frequencies). */
+static void on_devlib(struct an_replay *r, const struct an_ev_print *pr)
+{
+	static const char tag[] = "cpu_frequency_devlib:";
+	char buf[128];
+	const char *s, *id;
+	size_t n = pr->len < sizeof(buf) - 1 ? pr->len : sizeof(buf) - 1;
+
+	if (pr->len < sizeof(tag) - 1 || memcmp(pr->text, tag, sizeof(tag) - 1))
+		return;
+	memcpy(buf, pr->text, n);
+	buf[n] = '\0';
+	s = strstr(buf, "state=");
+	id = strstr(buf, "cpu_id=");
+	if (s && id)
+		set_freq(r, atoi(id + 7), (unsigned int)strtoul(s + 6, NULL, 10));
+}
+
+static void on_limits(struct an_replay *r, const struct an_event *ev)
+{
+	const struct an_ev_limits *l = &ev->limits;
+	struct an_freq_policy *p = an_replay_cpu_policy(r, l->cpu_id);
+
+	if (!p) {
+		an_replay_note(r, "cpu_frequency_limits of CPUs without a known policy ignored");
+		return;
+	}
+	/* kept in the platform so a later cpu marker does not undo them */
+	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
+		r->plat.cpu[p->su.cpu[i]].min_khz = l->min_khz;
+		r->plat.cpu[p->su.cpu[i]].max_khz = l->max_khz;
+	}
+	p->su.min_khz = l->min_khz;
+	p->su.max_khz = l->max_khz;
+	p->has_limits = true;
+	r->step.is_limits_changed = true;
+	r->step.limits_policy = (int)(p - r->policy);
+}
+
+static int on_print(struct an_replay *r, const struct an_event *ev)
+{
+	const struct an_marker *m = &ev->print.marker;
+
+	switch (m->kind) {
+	case AN_MARKER_NONE:
+		on_devlib(r, &ev->print);
+		return 0;
+	case AN_MARKER_PLATFORM:
+		an_replay_note(r, "platform marker after the first event: only its "
+			       "tick_us and invariant keys used");
+		/* fall through */
+	case AN_MARKER_CPU:
+		if (an_platform_apply_marker(&r->plat, m) > 0) {
+			an_replay_sync_policies(r);
+			r->step.is_limits_changed = true;
+		}
+		return 0;
+	default:
+		return an_requests_apply(r, ev);
+	}
+}
+
+int an_sched_apply(struct an_replay *r, const struct an_event *ev)
+{
+	switch (ev->type) {
+	case AN_EV_SCHED_SWITCH:
+		return on_switch(r, ev);
+	case AN_EV_SCHED_WAKEUP:
+	case AN_EV_SCHED_WAKEUP_NEW:
+		return on_wakeup(r, ev);
+	case AN_EV_SCHED_MIGRATE_TASK:
+		return on_migrate(r, ev);
+	case AN_EV_SCHED_PROCESS_FORK:
+		return on_fork(r, ev);
+	case AN_EV_SCHED_PROCESS_EXIT:
+	case AN_EV_SCHED_PROCESS_FREE:
+		return on_exit_free(r, ev);
+	case AN_EV_CPU_FREQUENCY:
+		set_freq(r, ev->freq.cpu_id, ev->freq.freq_khz);
+		return 0;
+	case AN_EV_CPU_FREQUENCY_LIMITS:
+		on_limits(r, ev);
+		return 0;
+	case AN_EV_PRINT:
+		return on_print(r, ev);
+	case AN_EV_UCLAMP_REQUEST:
+	case AN_EV_UCLAMP_TG:
+	case AN_EV_UCLAMP_TASK_EFF:
+		return an_requests_apply(r, ev);
+	case AN_EV_UCLAMP_UTIL_CFS:
+		an_replay_eval(r, ev->util_cfs.cpu);
+		return 0;
+	case AN_EV_UCLAMP_UTIL_SE:
+		an_replay_eval(r, ev->util_se.cpu);
+		return 0;
+	case AN_EV_SCHED_PELT_CFS:
+		an_replay_eval(r, ev->pelt_cfs.cpu);
+		return 0;
+	case AN_EV_SCHED_UTIL:
+		an_replay_eval(r, ev->sched_util.cpu);
+		return 0;
+	case AN_EV_SUGOV_UTIL_UPDATE:
+		an_replay_eval(r, ev->sugov.cpu);
+		return 0;
+	case AN_EV_LOST_EVENTS:
+		r->nr_lost_reports++;
+		r->nr_lost_events += ev->lost.count;
+		forget_runqueues(r);
+		return 0;
+	default:
+		return 0;
+	}
+}
+

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * analyze/tgroups.h - the replay's task groups: cgroup path -> model_tg.
+ * Groups are few (tens); memory grows with them, never with events.
+ */
+#ifndef UCVAL_ANALYZE_TGROUPS_H
+#define UCVAL_ANALYZE_TGROUPS_H
+
+#include "analyze/replay.h"
+
+/**
+ * an_tgroups_new() - an empty table (the root group is the model's)
+ * @out: the table, freed with an_tgroups_free()
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int an_tgroups_new(struct an_tgroups **out);
+
+/**
+ * an_tgroups_free() - free the table and its groups
+ * @g: table, may be NULL
+ */
+void an_tgroups_free(struct an_tgroups *g);
+
+/**
+ * an_tgroups_get() - the group of @path, created with its parents if new
+ * @g: table
+ * @sys: the model (groups are created with model_tg_init(), VT5/MT5)
+ * @path: cgroup path ("/", "/top-app", "top-app/sub/"); "" and "/" are
+ *	  the root group
+ * @out: the group, borrowed (lives as long as @g)
+ *
+ * Return: 0, -ENOMEM, -EINVAL (path too long), or the model's error for a
+ * group it cannot create (then @out is the deepest parent that exists).
+ */
+int an_tgroups_get(struct an_tgroups *g, struct model_sys *sys, const char *path,
+		   struct model_tg **out);
+
+#endif /* UCVAL_ANALYZE_TGROUPS_H */

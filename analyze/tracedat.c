@@ -1,0 +1,437 @@
+/*
+ * analyze/tracedat.c - trace.dat reader over libtracecmd/libtraceevent
+ * (spec/events.md §1, trace-cmd.dat.v6(5)/v7(5)).
+ *
+ * libtracecmd merges the per-CPU buffers by timestamp and pages them in, so
+ * the reader streams. Each event format is resolved once (its fields looked up
+ * by name through the alias table, its prev_state letters read from its print
+ * format) and cached by event id; records then cost a few number reads.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-cmd.h>
+
+#include "analyze/alias.h"
+#include "analyze/datcheck.h"
+#include "analyze/malloc.h"
+#include "analyze/tracedat.h"
+#include "analyze/vec.h"
+
+#define COMMON_HEADER_LEN 8	/* common_type, flags, preempt_count, pid */
+#define PRINT_ARG_DEPTH	32	/* nesting of a print format walked */
+#define RECORD_HEADER_LEN 4	/* ring-buffer event header: type_len and delta */
+
+/* Private but exported by libtracecmd 1.3 (trace-cmd-private.h). */
+struct tep_record *tracecmd_read_next_data(struct tracecmd_input *handle, int *rec_cpu);
+
+/* One event format, resolved on its first record. */
+struct fmt {
+	struct tep_event *event;
+	enum an_event_type type;
+	struct tep_format_field *fields[AN_ALIAS_MAX_FIELDS];
+	struct an_state_bits state_bits;	/* sched_switch only */
+};
+
+struct an_tracedat {
+	struct tracecmd_input *handle;
+	struct tep_handle *tep;
+	struct fmt **fmts;		/* by event id, NULL until seen */
+	size_t alloc_fmts;
+	struct tep_record *current;	/* the record @ev points into */
+	struct tep_record *held;	/* a record whose LOST_EVENTS went first */
+	unsigned long long nr_records;
+};
+
+/**
+ * an_tracedat_open() - open trace.dat @path (v6 or v7, compressed or not)
+ * @path: file
+ * @info: reader metadata to fill, borrowed
+ * @out: the new reader, freed with an_tracedat_close()
+ * @d: diagnostic on failure
+ *
+ * Return: 0, a negative errno, AN_E_CORRUPT, AN_E_FORMAT or AN_E_LIBRARY.
+ */
+int an_tracedat_open(const char *path, struct an_reader_info *info,
+		     struct an_tracedat **out, struct an_diag *d)
+{
+	struct an_datcheck chk;
+	struct an_tracedat *t;
+	int err;
+
+	err = an_datcheck_run(path, &chk, d);
+	if (err)
+		return err;
+	t = an_calloc(1, sizeof(*t));
+	if (!t)
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	errno = 0;
+	t->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!t->handle) {
+		err = an_diag_fail(d, AN_E_LIBRARY, "libtracecmd cannot read it%s%s",
+				   errno ? ": " : "", errno ? strerror(errno) : "");
+		goto fail;
+	}
+	t->tep = tracecmd_get_tep(t->handle);
+	info->file_version = chk.version;
+	snprintf(info->compression, sizeof(info->compression), "%s", chk.compression);
+	snprintf(info->kernel_release, sizeof(info->kernel_release), "%s",
+		 chk.kernel_release);
+	info->nr_cpus = tep_get_cpus(t->tep);
+	if (info->nr_cpus <= 0)
+		info->nr_cpus = chk.nr_cpus;
+	*out = t;
+	return 0;
+
+fail:
+	an_tracedat_close(t);
+	return err;
+}
+
+/**
+ * an_tracedat_close() - free @t and its libtracecmd handle
+ * @t: reader, may be NULL
+ */
+void an_tracedat_close(struct an_tracedat *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->alloc_fmts; i++)
+		free(t->fmts[i]);
+	free(t->fmts);
+	if (t->current)
+		tracecmd_free_record(t->current);
+	if (t->held)
+		tracecmd_free_record(t->held);
+	tracecmd_close(t->handle);
+	free(t);
+}
+
+/* Whether a print-format expression reads field @name. */
+static bool arg_uses(const struct tep_print_arg *a, const char *name, int depth)
+{
+	if (!a || depth > PRINT_ARG_DEPTH)
+		return false;
+	switch (a->type) {
+	case TEP_PRINT_FIELD:
+		return a->field.name && !strcmp(a->field.name, name);
+	case TEP_PRINT_OP:
+		return arg_uses(a->op.left, name, depth + 1) ||
+		       arg_uses(a->op.right, name, depth + 1);
+	case TEP_PRINT_TYPE:
+		return arg_uses(a->typecast.item, name, depth + 1);
+	default:
+		return false;
+	}
+}
+
+/* Value of a constant expression ("4096", "(0x80 + 1) << 1"). */
+static bool arg_eval(const struct tep_print_arg *a, unsigned long long *v, int depth)
+{
+	unsigned long long l, r;
+	char *end;
+
+	if (!a || depth > PRINT_ARG_DEPTH)
+		return false;
+	if (a->type == TEP_PRINT_ATOM && a->atom.atom) {
+		errno = 0;
+		*v = strtoull(a->atom.atom, &end, 0);
+		return !errno && end != a->atom.atom && !*end;
+	}
+	if (a->type == TEP_PRINT_TYPE)
+		return arg_eval(a->typecast.item, v, depth + 1);
+	if (a->type != TEP_PRINT_OP || !a->op.op || !a->op.left ||
+	    !arg_eval(a->op.left, &l, depth + 1) || !arg_eval(a->op.right, &r, depth + 1))
+		return false;
+	switch (a->op.op[0]) {
+	case '+': *v = l + r; return !a->op.op[1];
+	case '-': *v = l - r; return !a->op.op[1];
+	case '|': *v = l | r; return !a->op.op[1];
+	case '&': *v = l & r; return !a->op.op[1];
+	case '<': *v = r < 64 ? l << r : 0; return !strcmp(a->op.op, "<<");
+	case '>': *v = r < 64 ? l >> r : 0; return !strcmp(a->op.op, ">>");
+	default: return false;
+	}
+}
+
+static bool is_string_arg(const struct tep_print_arg *a, const char *s)
+{
+	if (!a)
+		return false;
+	if (a->type == TEP_PRINT_ATOM)
+		return a->atom.atom && !strcmp(a->atom.atom, s);
+	if (a->type == TEP_PRINT_STRING)
+		return a->string.string && !strcmp(a->string.string, s);
+	return false;
+}
+
+/*
+ * Learn the prev_state letters from sched_switch's own print format: its
+ * __print_flags() table and the "prev_state & X ? "+" : """ test. Kernels
+ * changed both (4.11: S D T t Z X x K W P N, + = 4096; 4.14+: ... I, + = 256).
+ */
+static void find_state_bits(const struct tep_print_arg *a, struct an_state_bits *b,
+			    int depth)
+{
+	for (; a && depth <= PRINT_ARG_DEPTH; a = a->next) {
+		unsigned long long v;
+
+		if (a->type == TEP_PRINT_FLAGS && arg_uses(a->flags.field, "prev_state", 0)) {
+			b->nr = 0;
+			for (const struct tep_print_flag_sym *f = a->flags.flags;
+			     f && b->nr < AN_STATE_BITS_MAX; f = f->next) {
+				char *end;
+
+				if (!f->value || !f->str || !f->str[0] || f->str[1])
+					continue;
+				v = strtoull(f->value, &end, 0);
+				if (*end || !v)
+					continue;
+				b->mask[b->nr] = v;
+				b->letter[b->nr++] = f->str[0];
+			}
+		}
+		if (a->type == TEP_PRINT_OP && a->op.op && !strcmp(a->op.op, "?") &&
+		    a->op.right && a->op.right->type == TEP_PRINT_OP &&
+		    is_string_arg(a->op.right->op.left, "+") &&
+		    a->op.left && a->op.left->type == TEP_PRINT_OP &&
+		    a->op.left->op.op && !strcmp(a->op.left->op.op, "&") &&
+		    arg_uses(a->op.left->op.left, "prev_state", 0) &&
+		    arg_eval(a->op.left->op.right, &v, 0))
+			b->preempt = v;
+		if (a->type == TEP_PRINT_OP) {
+			find_state_bits(a->op.left, b, depth + 1);
+			find_state_bits(a->op.right, b, depth + 1);
+		}
+	}
+}
+
+static void resolve_state_bits(struct fmt *f)
+{
+	struct an_state_bits b = { 0 };
+	unsigned long long top = 0;
+
+	find_state_bits(f->event->print_fmt.args, &b, 0);
+	if (!b.nr) {
+		f->state_bits = an_alias_state_mainline;
+		return;
+	}
+	for (unsigned int i = 0; i < b.nr; i++)
+		if (b.mask[i] > top)
+			top = b.mask[i];
+	if (!b.preempt)
+		b.preempt = top << 1;
+	f->state_bits = b;
+}
+
+/* The cached format of event @id, resolved on first use. */
+static int get_fmt(struct an_tracedat *t, int id, struct fmt **out, struct an_diag *d)
+{
+	const struct an_alias_type *at;
+	struct fmt *f;
+
+	if (id < 0)
+		return an_diag_fail(d, AN_E_VALUE, "bad event id %d", id);
+	if ((size_t)id < t->alloc_fmts && t->fmts[id]) {
+		*out = t->fmts[id];
+		return 0;
+	}
+	if (AN_VEC_GROW(t->fmts, (size_t)id + 1, t->alloc_fmts))
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	f = an_calloc(1, sizeof(*f));
+	if (!f)
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	f->event = tep_find_event(t->tep, id);
+	if (!f->event || !f->event->name) {
+		free(f);
+		return an_diag_fail(d, AN_E_VALUE, "no format for event id %d", id);
+	}
+	f->type = an_alias_lookup(f->event->name, strlen(f->event->name));
+	at = an_alias_type(f->type);
+	for (unsigned int i = 0; i < at->nr_fields; i++)
+		for (unsigned int n = 0; n < AN_ALIAS_MAX_NAMES && !f->fields[i]; n++)
+			if (at->fields[i].names[n])
+				f->fields[i] = tep_find_field(f->event, at->fields[i].names[n]);
+	if (f->type == AN_EV_SCHED_SWITCH)
+		resolve_state_bits(f);
+	t->fmts[id] = f;
+	*out = f;
+	return 0;
+}
+
+/* Bytes of a string field: fixed array, __data_loc, or the record's tail. */
+static int field_str(const struct tep_record *rec, const struct tep_format_field *f,
+		     const char **s, size_t *len)
+{
+	unsigned long long off = (unsigned long long)f->offset, size = (unsigned long long)f->size;
+	const char *data = rec->data;
+
+	if (off > (unsigned long long)rec->size || size > (unsigned long long)rec->size - off)
+		return -1;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned long long loc;
+
+		if (tep_read_number_field((struct tep_format_field *)f, data, &loc))
+			return -1;
+		size = loc >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += (unsigned long long)f->size + (loc & 0xffff);
+		else
+			off = loc & 0xffff;
+		if (off > (unsigned long long)rec->size ||
+		    size > (unsigned long long)rec->size - off)
+			return -1;
+	} else if (size == 0) {
+		size = (unsigned long long)rec->size - off;	/* print's buf[] */
+	}
+	*s = data + off;
+	*len = strnlen(*s, (size_t)size);
+	return 0;
+}
+
+static int decode_field(struct fmt *f, unsigned int i, const struct tep_record *rec,
+			struct an_event *ev, struct an_diag *d)
+{
+	const struct an_alias_field *af = &an_alias_type(f->type)->fields[i];
+	struct tep_format_field *tf = f->fields[i];
+	unsigned long long v;
+	long long sv;
+	const char *s;
+	size_t len;
+
+	if (af->kind == AN_FK_COMM || af->kind == AN_FK_PATH || af->kind == AN_FK_TEXT) {
+		if (field_str(rec, tf, &s, &len))
+			goto out_of_record;
+		if (af->kind == AN_FK_TEXT)
+			while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+				len--;
+		return an_alias_set_str(ev, i, s, len, d);
+	}
+	if (tf->offset < 0 || tf->size <= 0 || tf->size > 8 ||
+	    tf->offset + tf->size > rec->size)
+		goto out_of_record;
+	if (tep_read_number_field(tf, rec->data, &v))
+		goto out_of_record;
+	if (af->kind == AN_FK_STATE) {
+		char state[AN_STATE_LEN];
+
+		an_alias_state_str(&f->state_bits, v, state);
+		return an_alias_set_str(ev, i, state, strlen(state), d);
+	}
+	if ((tf->flags & TEP_FIELD_IS_SIGNED) && tf->size < 8) {
+		unsigned int shift = 64 - 8 * (unsigned int)tf->size;
+
+		sv = (long long)(v << shift) >> shift;	/* sign-extend */
+	} else if (!(tf->flags & TEP_FIELD_IS_SIGNED) && v > (unsigned long long)LLONG_MAX) {
+		an_diag_set_name(d->field, tf->name, strlen(tf->name));
+		return an_diag_fail(d, AN_E_VALUE, "value out of range for '%s'", tf->name);
+	} else {
+		sv = (long long)v;
+	}
+	return an_alias_set_num(ev, i, sv, d);
+
+out_of_record:
+	an_diag_set_name(d->field, tf->name, strlen(tf->name));
+	return an_diag_fail(d, AN_E_VALUE,
+			    "field '%s' outside the record", tf->name);
+}
+
+/*
+ * libtraceevent takes a record's length from the ring buffer unchecked; a
+ * damaged one would make the fields extend past its page. The record header
+ * (at least RECORD_HEADER_LEN bytes) and the data must end within the page.
+ */
+static bool record_fits_page(const struct an_tracedat *t, const struct tep_record *rec)
+{
+	unsigned long long page = (unsigned long long)tep_get_page_size(t->tep);
+	unsigned long long end;
+
+	if (!page || (page & (page - 1)))
+		return true;	/* datcheck refused such files */
+	end = (rec->offset | (page - 1)) + 1;
+	return rec->size >= 0 &&
+	       (unsigned long long)rec->size + RECORD_HEADER_LEN <= end - rec->offset;
+}
+
+static int decode(struct an_tracedat *t, struct tep_record *rec, struct an_event *ev,
+		  struct an_diag *d)
+{
+	const struct an_alias_type *at;
+	struct fmt *f = NULL;
+	int err;
+
+	if (rec->size < COMMON_HEADER_LEN || !record_fits_page(t, rec))
+		return an_diag_fail(d, AN_E_VALUE, "record of %d bytes", rec->size);
+	err = get_fmt(t, tep_data_type(t->tep, rec), &f, d);
+	if (err)
+		return err;
+	an_diag_set_name(d->event, f->event->name, strlen(f->event->name));
+	an_alias_reset(ev, f->type);
+	ev->name = f->event->name;
+	ev->ts_ns = rec->ts;
+	ev->cpu = rec->cpu;
+	ev->pid = tep_data_pid(t->tep, rec);
+	ev->pos = t->nr_records;
+	at = an_alias_type(f->type);
+	for (unsigned int i = 0; i < at->nr_fields; i++) {
+		if (!f->fields[i])
+			continue;
+		err = decode_field(f, i, rec, ev, d);
+		if (err)
+			return err;
+	}
+	err = an_alias_check(ev, d);
+	if (!err && f->type == AN_EV_PRINT) {
+		err = an_marker_parse(ev->print.text, ev->print.len, ev->pid,
+				      &ev->print.marker, d);
+		err = err < 0 ? err : 0;
+	}
+	return err;
+}
+
+/**
+ * an_tracedat_next() - decode the next record, all CPUs merged by timestamp
+ * @t: reader
+ * @ev: event to fill; its name and print text live until the next call
+ * @d: diagnostic; record index and CPU are set on every error
+ *
+ * Return: 1, 0 at the end, or a negative code.
+ */
+int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag *d)
+{
+	struct tep_record *rec;
+	int cpu;
+
+	if (t->current) {
+		tracecmd_free_record(t->current);
+		t->current = NULL;
+	}
+	rec = t->held;
+	t->held = NULL;
+	if (!rec) {
+		rec = tracecmd_read_next_data(t->handle, &cpu);
+		if (!rec)
+			return 0;
+		t->nr_records++;
+		if (rec->missed_events) {
+			memset(ev, 0, sizeof(*ev));
+			ev->type = AN_EV_LOST_EVENTS;
+			ev->name = "lost_events";
+			ev->ts_ns = rec->ts;
+			ev->cpu = rec->cpu;
+			ev->pid = -1;
+			ev->pos = t->nr_records;
+			ev->lost.count = rec->missed_events > 0 ?
+				(unsigned long long)rec->missed_events : 0;
+			t->held = rec;
+			return 1;
+		}
+	}
+	t->current = rec;
+	d->record = t->nr_records;
+	d->cpu = rec->cpu;
+	return decode(t, rec, ev, d) ?: 1;
+}

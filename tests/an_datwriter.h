@@ -1,0 +1,349 @@
+/*
+ * tests/an_datwriter.h - build a small trace.dat v6 in memory, without a
+ * kernel: event formats written here, records as bytes (trace-cmd.dat.v6(5),
+ * the ring-buffer page layout of header_page/header_event). Used by
+ * test_an_tracedat.c and as a fuzz seed.
+ *
+ * The synthetic trace covers what the Juno trace does not: a 4.14+ prev_state
+ * encoding, fields in another order, a __data_loc string, a missing required
+ * field, a negative int, an unknown event, a UNAME option, and lost events.
+ */
+#ifndef UCVAL_TESTS_AN_DATWRITER_H
+#define UCVAL_TESTS_AN_DATWRITER_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DW_PAGE		4096	/* ring-buffer page of the synthetic trace */
+#define DW_PAGE_HDR	16	/* u64 timestamp + u64 commit */
+#define DW_MISSED	(1ULL << 31)	/* commit flag: events lost before the page */
+#define DW_MISSED_STORED (1ULL << 30)	/* commit flag: count stored after the data */
+#define DW_BASE_TS	1000000000ULL	/* first page timestamp, ns */
+
+struct dw {
+	unsigned char *p;
+	size_t len, cap;
+};
+
+static inline void dw_put(struct dw *w, const void *data, size_t n)
+{
+	if (w->len + n > w->cap) {
+		w->cap = (w->len + n) * 2;
+		w->p = realloc(w->p, w->cap);
+		if (!w->p)
+			abort();
+	}
+	memcpy(w->p + w->len, data, n);
+	w->len += n;
+}
+
+static inline void dw_num(struct dw *w, uint64_t v, unsigned int n)
+{
+	unsigned char b[8];
+
+	for (unsigned int i = 0; i < n; i++)
+		b[i] = (unsigned char)(v >> (8 * i));	/* little endian */
+	dw_put(w, b, n);
+}
+
+static inline void dw_str(struct dw *w, const char *s)
+{
+	dw_put(w, s, strlen(s) + 1);
+}
+
+static inline void dw_blob(struct dw *w, const char *s, unsigned int size_bytes)
+{
+	dw_num(w, strlen(s), size_bytes);
+	dw_put(w, s, strlen(s));
+}
+
+static inline void dw_zero(struct dw *w, size_t n)
+{
+	while (n--)
+		dw_num(w, 0, 1);
+}
+
+#define DW_COMMON \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+static const char dw_header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+
+static const char dw_header_event[] =
+	"# compressed entry header\n"
+	"\ttype_len    :    5 bits\n"
+	"\ttime_delta  :   27 bits\n"
+	"\tarray       :   32 bits\n\n"
+	"\tpadding     : type == 29\n"
+	"\ttime_extend : type == 30\n"
+	"\ttime_stamp : type == 31\n"
+	"\tdata max type_len  == 28\n";
+
+static const char dw_fmt_print[] =
+	"name: print\nID: 5\nformat:\n" DW_COMMON
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:char buf;\toffset:16;\tsize:0;\tsigned:0;\n\n"
+	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+
+/* prev_state as since 4.14: S D T t X Z P I, then '+' for preempted (256). */
+static const char dw_fmt_switch[] =
+	"name: sched_switch\nID: 300\nformat:\n" DW_COMMON
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s "
+	"next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, REC->prev_prio, "
+	"(REC->prev_state & 255) ? __print_flags(REC->prev_state & 255, \"|\", { 0x01, \"S\" }, "
+	"{ 0x02, \"D\" }, { 0x04, \"T\" }, { 0x08, \"t\" }, { 0x10, \"X\" }, { 0x20, \"Z\" }, "
+	"{ 0x40, \"P\" }, { 0x80, \"I\" }) : \"R\", "
+	"REC->prev_state & ((0x7f + 1) << 1) ? \"+\" : \"\", "
+	"REC->next_comm, REC->next_pid, REC->next_prio\n";
+
+/* Without target_cpu: every record is a missing-field diagnostic. */
+static const char dw_fmt_wakeup[] =
+	"name: sched_wakeup\nID: 301\nformat:\n" DW_COMMON
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"comm=%s pid=%d prio=%d\", REC->comm, REC->pid, REC->prio\n";
+
+static const char dw_fmt_load[] =
+	"name: sched_load_cfs_rq\nID: 303\nformat:\n" DW_COMMON
+	"\tfield:int cpu;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] path;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long load;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long util;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"cpu=%d path=%s load=%lu util=%lu\", REC->cpu, __get_str(path), "
+	"REC->load, REC->util\n";
+
+static const char dw_fmt_util_cfs[] =
+	"name: lisa__uclamp_util_cfs\nID: 304\nformat:\n" DW_COMMON
+	"\tfield:unsigned int uclamp_max;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int util_avg;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:int cpu;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int uclamp_min;\toffset:20;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int uclamp_avg;\toffset:24;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"cpu=%d util_avg=%u uclamp_avg=%u uclamp_min=%u uclamp_max=%u\", "
+	"REC->cpu, REC->util_avg, REC->uclamp_avg, REC->uclamp_min, REC->uclamp_max\n";
+
+static const char dw_fmt_sugov[] =
+	"name: sugov_util_update\nID: 305\nformat:\n" DW_COMMON
+	"\tfield:int cpu;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int util;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int max;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int flags;\toffset:20;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"cpu=%d util=%u max=%u flags=0x%x\", REC->cpu, REC->util, REC->max, "
+	"REC->flags\n";
+
+static const char dw_fmt_request[] =
+	"name: uclamp_request\nID: 306\nformat:\n" DW_COMMON
+	"\tfield:pid_t pid;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:char comm[16];\toffset:12;\tsize:16;\tsigned:0;\n"
+	"\tfield:int clamp_id;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int value;\toffset:32;\tsize:4;\tsigned:0;\n"
+	"\tfield:int ret;\toffset:36;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"pid=%d comm=%s clamp_id=%d value=%u ret=%d\", REC->pid, REC->comm, "
+	"REC->clamp_id, REC->value, REC->ret\n";
+
+static const char dw_fmt_idle[] =
+	"name: cpu_idle\nID: 302\nformat:\n" DW_COMMON
+	"\tfield:u32 state;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:u32 cpu_id;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"state=%lu cpu_id=%lu\", (unsigned long)REC->state, "
+	"(unsigned long)REC->cpu_id\n";
+
+static const char dw_fmt_foo[] =
+	"name: foo_bar\nID: 307\nformat:\n" DW_COMMON
+	"\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"x=%d\", REC->x\n";
+
+/* One record: header word (type_len = payload / 4, time delta) then payload. */
+struct dw_rec {
+	unsigned char b[112];	/* type_len <= 28: at most 112 bytes */
+	size_t len;
+};
+
+static inline void rec_num(struct dw_rec *r, uint64_t v, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		r->b[r->len++] = (unsigned char)(v >> (8 * i));
+}
+
+static inline void rec_fixed(struct dw_rec *r, const char *s, size_t size)
+{
+	memset(r->b + r->len, 0, size);
+	memcpy(r->b + r->len, s, strlen(s) < size ? strlen(s) : size);
+	r->len += size;
+}
+
+static inline void rec_common(struct dw_rec *r, unsigned int id, int pid)
+{
+	r->len = 0;
+	rec_num(r, id, 2);
+	rec_num(r, 0, 1);
+	rec_num(r, 1, 1);
+	rec_num(r, (uint32_t)pid, 4);
+}
+
+/* Append record @r to page data @w with @delta ns since the previous one. */
+static inline void page_add(struct dw *w, struct dw_rec *r, uint32_t delta)
+{
+	while (r->len % 4)
+		r->b[r->len++] = 0;
+	dw_num(w, (r->len / 4) | ((uint64_t)delta << 5), 4);
+	dw_put(w, r->b, r->len);
+}
+
+/* Page of CPU 0: one record of each synthetic event. */
+static inline void dw_page_cpu0(struct dw *w)
+{
+	struct dw_rec r;
+
+	rec_common(&r, 300, 42);	/* preempted (R+) */
+	rec_fixed(&r, "rt-app", 16); rec_num(&r, 42, 4); rec_num(&r, 98, 4);
+	rec_num(&r, 0x100, 8);
+	rec_fixed(&r, "swapper/0", 16); rec_num(&r, 0, 4); rec_num(&r, 120, 4);
+	page_add(w, &r, 100);
+	rec_common(&r, 300, 0);		/* D|W-like set: D and I */
+	rec_fixed(&r, "kworker/0:1", 16); rec_num(&r, 7, 4); rec_num(&r, 120, 4);
+	rec_num(&r, 0x82, 8);
+	rec_fixed(&r, "a-very-long-comm-name", 16); rec_num(&r, (uint32_t)-1, 4);
+	rec_num(&r, (uint32_t)-1, 4);
+	page_add(w, &r, 100);
+	rec_common(&r, 5, 42);		/* marker */
+	rec_num(&r, 0xffffffff81000000ULL, 8);
+	rec_fixed(&r, "ucval: setattr pid=42 util_min=512 flags=0x60 ret=0\n", 56);
+	page_add(w, &r, 100);
+	rec_common(&r, 301, 42);	/* sched_wakeup without target_cpu */
+	rec_fixed(&r, "w", 16); rec_num(&r, 5, 4); rec_num(&r, 120, 4);
+	page_add(w, &r, 100);
+	rec_common(&r, 303, 0);		/* __data_loc path */
+	rec_num(&r, 0, 4); rec_num(&r, (13u << 16) | 32, 4); rec_num(&r, 9, 8);
+	rec_num(&r, 321, 8); rec_fixed(&r, "/autogroup-1", 13);
+	page_add(w, &r, 100);
+	rec_common(&r, 304, 0);		/* fields in another order */
+	rec_num(&r, 800, 4); rec_num(&r, 300, 4); rec_num(&r, 0, 4); rec_num(&r, 400, 4);
+	rec_num(&r, 400, 4);
+	page_add(w, &r, 100);
+	rec_common(&r, 305, 0);		/* max for max_cap */
+	rec_num(&r, 0, 4); rec_num(&r, 123, 4); rec_num(&r, 1024, 4); rec_num(&r, 2, 4);
+	page_add(w, &r, 100);
+	rec_common(&r, 306, 42);	/* negative ret */
+	rec_num(&r, 43, 4); rec_fixed(&r, "worker", 16); rec_num(&r, 1, 4);
+	rec_num(&r, 2000, 4); rec_num(&r, (uint32_t)-34, 4);
+	page_add(w, &r, 100);
+	rec_common(&r, 307, 42);	/* unknown to ucval */
+	rec_num(&r, 1, 4);
+	page_add(w, &r, 100);
+}
+
+/* Page of CPU 1: 42 events lost before it, then cpu_idle entry and exit. */
+static inline void dw_page_cpu1(struct dw *w)
+{
+	struct dw_rec r;
+
+	rec_common(&r, 302, 0);
+	rec_num(&r, 2, 4); rec_num(&r, 1, 4);
+	page_add(w, &r, 250);
+	rec_common(&r, 302, 0);
+	rec_num(&r, 0xffffffff, 4); rec_num(&r, 1, 4);
+	page_add(w, &r, 500);
+}
+
+/* Write one page: header, records built by @fill, the lost count if any. */
+static inline void dw_page(struct dw *w, void (*fill)(struct dw *), uint64_t lost)
+{
+	struct dw data = { 0 };
+	uint64_t commit;
+
+	fill(&data);
+	commit = data.len;
+	if (lost)
+		commit |= DW_MISSED | DW_MISSED_STORED;
+	dw_num(w, DW_BASE_TS, 8);
+	dw_num(w, commit, 8);
+	dw_put(w, data.p, data.len);
+	if (lost)
+		dw_num(w, lost, 8);
+	dw_zero(w, DW_PAGE - DW_PAGE_HDR - data.len - (lost ? 8 : 0));
+	free(data.p);
+}
+
+/**
+ * dw_build() - the synthetic trace.dat
+ * @w: output, w->p to be freed by the caller
+ * @uname: UNAME option text, or NULL for none
+ */
+static inline void dw_build(struct dw *w, const char *uname)
+{
+	static const char *const sched[] = { dw_fmt_switch, dw_fmt_wakeup, dw_fmt_load, NULL };
+	static const char *const other[] = { dw_fmt_util_cfs, dw_fmt_sugov, dw_fmt_request,
+					     dw_fmt_foo, NULL };
+	static const char *const power[] = { dw_fmt_idle, NULL };
+	static const struct { const char *name; const char *const *fmts; } systems[] = {
+		{ "sched", sched }, { "lisa", other }, { "power", power },
+	};
+	size_t table, data;
+
+	memset(w, 0, sizeof(*w));
+	dw_put(w, "\x17\x08\x44tracing", 10);
+	dw_str(w, "6");
+	dw_num(w, 0, 1);		/* little endian */
+	dw_num(w, 8, 1);		/* 8-byte long */
+	dw_num(w, DW_PAGE, 4);
+	dw_str(w, "header_page");
+	dw_blob(w, dw_header_page, 8);
+	dw_str(w, "header_event");
+	dw_blob(w, dw_header_event, 8);
+	dw_num(w, 1, 4);		/* ftrace formats */
+	dw_blob(w, dw_fmt_print, 8);
+	dw_num(w, 3, 4);		/* event systems */
+	for (size_t s = 0; s < 3; s++) {
+		unsigned int n = 0;
+
+		while (systems[s].fmts[n])
+			n++;
+		dw_str(w, systems[s].name);
+		dw_num(w, n, 4);
+		for (unsigned int i = 0; i < n; i++)
+			dw_blob(w, systems[s].fmts[i], 8);
+	}
+	dw_num(w, 0, 4);		/* kallsyms */
+	dw_num(w, 0, 4);		/* printk formats */
+	dw_blob(w, "42 rt-app\n43 worker\n", 8);	/* saved cmdlines */
+	dw_num(w, 2, 4);		/* CPUs */
+	dw_put(w, "options  ", 10);
+	if (uname) {
+		dw_num(w, 5, 2);	/* UNAME */
+		dw_num(w, strlen(uname) + 1, 4);
+		dw_str(w, uname);
+	}
+	dw_num(w, 0, 2);		/* end of options */
+	dw_put(w, "flyrecord", 10);
+	table = w->len;
+	dw_zero(w, 2 * 16);
+	dw_zero(w, (DW_PAGE - w->len % DW_PAGE) % DW_PAGE);
+	data = w->len;
+	dw_page(w, dw_page_cpu0, 0);
+	dw_page(w, dw_page_cpu1, 42);
+	for (unsigned int cpu = 0; cpu < 2; cpu++) {
+		uint64_t v[2] = { data + cpu * DW_PAGE, DW_PAGE };
+
+		for (unsigned int k = 0; k < 2; k++)
+			for (unsigned int i = 0; i < 8; i++)
+				w->p[table + cpu * 16 + k * 8 + i] = (unsigned char)(v[k] >> (8 * i));
+	}
+}
+
+#endif /* UCVAL_TESTS_AN_DATWRITER_H */

@@ -1,0 +1,823 @@
+/*
+ * tests/test_an_replay.c - the replay (analyze/replay.c, requests.c), the
+ * platform loader and the non-frequency checks.
+ *
+ * Rows are small ftrace text traces. The reader only decodes them: every
+ * event goes to an_replay_event() here, and the rows then state what the
+ * replay must hold ("known1=1 q100=1 max1=512 ...", see expect()) or which
+ * verdict a check must reach. Row names cite the rule they exercise. The
+ * public traces of $UCVAL_SHARED are analyzed last, with their figures.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyze.h"
+#include "analyze/malloc.h"
+#include "analyze/platform.h"
+#include "analyze/reader.h"
+#include "analyze/replay.h"
+#include "an_testutil.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_WINDOWS 32
+
+/* Event lines: "<comm>-<pid> [cpu] <s.us>: <event>: <fields>". */
+#define SW(cpu, ts, prev, pstate, next)						\
+	"x-1 [00" #cpu "] " ts ": sched_switch: prev_comm=p prev_pid=" #prev		\
+	" prev_prio=120 prev_state=" pstate " ==> next_comm=n next_pid=" #next		\
+	" next_prio=120\n"
+#define WAKE(cpu, ts, pid) \
+	"x-1 [00" #cpu "] " ts ": sched_wakeup: comm=w pid=" #pid " prio=120 target_cpu=00" #cpu "\n"
+#define MARK(ts, text) "ucval-1 [000] " ts ": tracing_mark_write: ucval: " text "\n"
+#define CFS(cpu, ts, min, max)								\
+	"x-1 [00" #cpu "] " ts ": uclamp_util_cfs: cpu=" #cpu " util_avg=1 uclamp_avg=1"	\
+	" uclamp_min=" #min " uclamp_max=" #max "\n"
+#define V3 MARK("1.000000", "platform cpus=2 model=v3 groups=5 scale=1024")
+#define ML MARK("1.000000", "platform cpus=2 model=mainline kernel=6.1.0 groups=5")
+
+struct collect {
+	struct an_window w[MAX_WINDOWS];
+	unsigned int nr;
+};
+
+static int sink(void *ctx, const struct an_window *w)
+{
+	struct collect *c = ctx;
+
+	if (c->nr < MAX_WINDOWS)
+		c->w[c->nr++] = *w;
+	return 0;
+}
+
+/* Replay @text event by event; finish only when @is_finish. */
+static struct an_replay *replay_text(const char *text, const struct an_replay_opts *opts,
+				     struct an_results *res, bool is_finish)
+{
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	struct an_reader *rd;
+	struct an_replay *r;
+	struct an_diag d;
+	struct an_event ev;
+	uint64_t last = 0;
+	int err;
+
+	assert_non_null(fp);
+	assert_int_equal(an_reader_open_stream(fp, "row", &rd, &d), 0);
+	assert_int_equal(an_replay_new(opts, res, &r, &d), 0);
+	while ((err = an_reader_next(rd, &ev, &d)) == 1) {
+		assert_int_equal(an_replay_event(r, &ev, &d), 0);
+		last = ev.ts_ns;
+	}
+	if (err) {
+		char buf[512];
+
+		an_diag_format(&d, buf, sizeof(buf));
+		fail_msg("reader: %s", buf);
+	}
+	if (is_finish)
+		assert_int_equal(an_replay_finish(r, last), 0);
+	an_reader_close(rd);
+	fclose(fp);
+	return r;
+}
+
+static const char cls_letter[] = "FRDO";
+
+/*
+ * @spec: space separated key=value; key is a name and a number:
+ * known<cpu> curr<cpu> min<cpu> max<cpu> idle<cpu> nrq<cpu> nrt<cpu>
+ * q<pid> (queued CPU, -1 none) dead<pid> cls<pid> (F R D O) has<pid>
+ * rqmin<pid>/rqmax<pid> (requested value) and the counters tasks seen live
+ * resets learnt switches overflow.
+ */
+static void expect(const struct an_replay *r, const char *row, const char *spec)
+{
+	char buf[512], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char key[16] = "", *eq = strchr(tok, '=');
+		const char *val = eq + 1;
+		long long got = 0, want;
+		int n = 0;
+		const struct an_task *t;
+
+		assert_non_null(eq);
+		*eq = '\0';
+		sscanf(tok, "%15[a-z]%d", key, &n);
+		t = an_replay_task(r, n);
+		want = !strcmp(key, "cls") ? (long long)(strchr(cls_letter, *val) - cls_letter) :
+		       atoll(val);
+		if (!strcmp(key, "known"))
+			got = an_replay_cpu(r, n)->is_known;
+		else if (!strcmp(key, "curr"))
+			got = an_replay_cpu(r, n)->curr_pid;
+		else if (!strcmp(key, "min"))
+			got = model_rq_value(&r->sys, n, MODEL_UCLAMP_MIN);
+		else if (!strcmp(key, "max"))
+			got = model_rq_value(&r->sys, n, MODEL_UCLAMP_MAX);
+		else if (!strcmp(key, "idle"))
+			got = model_rq_is_idle(&r->sys, n);
+		else if (!strcmp(key, "nrq"))
+			got = r->mcpu[n].nr_queued;
+		else if (!strcmp(key, "nrt"))
+			got = r->mcpu[n].nr_rt;
+		else if (!strcmp(key, "has"))
+			got = t != NULL;
+		else if (!strcmp(key, "q"))
+			got = t ? t->mt.cpu : -2;
+		else if (!strcmp(key, "dead"))
+			got = t ? t->mt.is_dead : -2;
+		else if (!strcmp(key, "cls"))
+			got = t ? (long long)t->mt.cls : -2;
+		else if (!strcmp(key, "rqmin"))
+			got = t ? t->mt.req[MODEL_UCLAMP_MIN].value : -2;
+		else if (!strcmp(key, "rqmax"))
+			got = t ? t->mt.req[MODEL_UCLAMP_MAX].value : -2;
+		else if (!strcmp(key, "seen"))
+			got = (long long)r->nr_tasks_seen;
+		else if (!strcmp(key, "tasks"))
+			got = (long long)r->nr_tasks_live;
+		else if (!strcmp(key, "resets"))
+			got = (long long)r->nr_resets;
+		else if (!strcmp(key, "learnt"))
+			got = (long long)r->nr_learnt;
+		else if (!strcmp(key, "switches"))
+			got = (long long)r->nr_switches;
+		else if (!strcmp(key, "overflow"))
+			got = (long long)r->nr_cpu_overflow;
+		else
+			fail_msg("%s: unknown key '%s'", row, tok);
+		if (got != want)
+			fail_msg("%s: %s%d is %lld, expected %lld", row, key, n, got, want);
+	}
+}
+
+/* ---- replay semantics ---- */
+
+static const struct {
+	const char *name;
+	const char *text;
+	const char *expect;
+} sched_rows[] = {
+	{ "events.md §4: a CPU is unknown until its first sched_switch",
+	  ML WAKE(1, "2.000000", 100),
+	  "known1=0 curr1=-1 q100=1 known0=0" },
+	{ "events.md §4: the first switch's prev ran since the trace start, S dequeues it",
+	  ML SW(1, "2.000000", 100, "S", 0),
+	  "known1=1 curr1=0 q100=-1 has100=1 nrq1=0" },
+	{ "events.md §2: R and R+ keep prev queued",
+	  ML SW(1, "2.000000", 100, "R+", 200) SW(1, "2.000100", 200, "R", 100),
+	  "q100=1 q200=1 nrq1=2 curr1=100 learnt=1" },
+	{ "VR2: a wakeup of a task already queued is no second enqueue",
+	  ML WAKE(1, "2.000000", 100) WAKE(1, "2.000100", 100),
+	  "q100=1 nrq1=1" },
+	{ "uclamp-v3.md §9: migrate of a waking task only notes the CPU",
+	  ML "x-1 [000] 2.000000: sched_migrate_task: comm=w pid=100 prio=120 orig_cpu=0 dest_cpu=1\n"
+	     WAKE(1, "2.000010", 100),
+	  "q100=1 nrq0=0 nrq1=1" },
+	{ "VR2: migrate of a queued task moves it",
+	  ML WAKE(0, "2.000000", 100)
+	     "x-1 [001] 2.000100: sched_migrate_task: comm=w pid=100 prio=120 orig_cpu=0 dest_cpu=1\n",
+	  "q100=1 nrq0=0 nrq1=1" },
+	{ "VG8: exit then the final switch (X) releases the task",
+	  ML SW(1, "2.000000", 0, "R", 100)
+	     "x-100 [001] 2.000100: sched_process_exit: comm=w pid=100 prio=120\n"
+	     SW(1, "2.000200", 100, "X", 0),
+	  "q100=-1 dead100=1 has100=1 nrq1=0" },
+	{ "VG8: sched_process_free removes the task",
+	  ML SW(1, "2.000000", 0, "R", 100)
+	     "x-100 [001] 2.000100: sched_process_exit: comm=w pid=100 prio=120\n"
+	     SW(1, "2.000200", 100, "Z", 0)
+	     "x-1 [000] 2.000300: sched_process_free: comm=w pid=100 prio=120\n",
+	  "has100=0 tasks=0 seen=1" },
+	{ "pid reuse: a fork of a live pid is a new task",
+	  ML WAKE(1, "2.000000", 100)
+	     "x-1 [000] 2.000100: sched_process_fork: comm=p pid=1 child_comm=c child_pid=100\n",
+	  "q100=-1 nrq1=0 seen=3 tasks=2 dead100=0" },
+	{ "uclamp-v3.md §9: prio 0..99 is RT, -1 DL, sugov:N DL, migration/N never counted",
+	  ML "x-1 [001] 2.000000: sched_wakeup: comm=rt pid=100 prio=50 target_cpu=001\n"
+	     "x-1 [001] 2.000000: sched_wakeup: comm=dl pid=101 prio=-1 target_cpu=001\n"
+	     "x-1 [001] 2.000000: sched_wakeup: comm=sugov:0 pid=102 prio=49 target_cpu=001\n"
+	     "x-1 [001] 2.000000: sched_wakeup: comm=migration/1 pid=103 prio=0 target_cpu=001\n",
+	  "cls100=R cls101=D cls102=D cls103=O nrt1=1 nrq1=4" },
+	{ "VR2: a prio change moves the task to its new class",
+	  ML "x-1 [001] 2.000000: sched_wakeup: comm=w pid=100 prio=120 target_cpu=001\n"
+	     "x-1 [001] 2.000100: sched_wakeup: comm=w pid=100 prio=10 target_cpu=001\n",
+	  "cls100=R nrt1=1 nrq1=1" },
+	{ "events.md §4: lost events forget every runqueue, requests stay",
+	  V3 MARK("1.000100", "task pid=100 util_max=512")
+	     SW(1, "2.000000", 0, "R", 100) "CPU:0 [LOST 3 EVENTS]\n" WAKE(0, "2.000100", 200),
+	  "known1=0 curr1=-1 q100=-1 q200=0 resets=1 rqmax100=512" },
+	{ "CPU ids beyond the model are counted, not replayed",
+	  V3 "x-1 [001] 2.000000: sched_wakeup: comm=w pid=100 prio=120 target_cpu=007\n",
+	  "has100=0 overflow=1" },
+	{ "VR4/VR11: v3 count then idle retention of MAX",
+	  V3 MARK("1.000100", "task pid=100 util_min=256 util_max=512")
+	     SW(1, "2.000000", 100, "S", 0),
+	  "min1=0 max1=512 idle1=1" },
+	{ "MR4: mainline retains the departing task's MAX",
+	  ML MARK("1.000100", "task pid=100 util_max=300")
+	     SW(1, "2.000000", 0, "R", 100) SW(1, "2.000100", 100, "S", 0),
+	  "min1=0 max1=300 idle1=1" },
+	{ "VT4: a v3 child never inherits requests",
+	  V3 MARK("1.000100", "task pid=100 util_max=512")
+	     "x-1 [000] 2.000000: sched_process_fork: comm=p pid=100 child_comm=c child_pid=101\n",
+	  "rqmax101=1024 rqmax100=512" },
+	{ "MA7: a mainline child inherits requests",
+	  ML MARK("1.000100", "task pid=100 util_max=512")
+	     "x-1 [000] 2.000000: sched_process_fork: comm=p pid=100 child_comm=c child_pid=101\n",
+	  "rqmax101=512" },
+	{ "MA7: reset_on_fork gives the child no request",
+	  ML MARK("1.000100", "task pid=100 util_max=512 reset_on_fork=1")
+	     "x-1 [000] 2.000000: sched_process_fork: comm=p pid=100 child_comm=c child_pid=101\n",
+	  "rqmax101=1024" },
+	{ "VR9: a setattr marker re-accounts a queued task",
+	  V3 WAKE(1, "2.000000", 100)
+	     MARK("2.000100", "setattr pid=100 util_min=300 flags=0x10 ret=0"),
+	  "min1=300 max1=1024" },
+	{ "VT1/VR10: a task moved into a capped group",
+	  V3 MARK("1.000100", "cgroup path=/bg util_max=200")
+	     MARK("1.000200", "task pid=100 cgroup=/bg") WAKE(1, "2.000000", 100),
+	  "max1=200" },
+	{ "uclamp_task_eff teaches the task's request",
+	  ML "x-1 [000] 2.000000: uclamp_task_eff: pid=100 comm=w clamp_id=1 value=700 effective=700 bucket_id=3\n",
+	  "rqmax100=700" },
+};
+
+static void test_sched_rows(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(sched_rows); i++) {
+		struct an_results res;
+		struct an_replay *r;
+
+		an_results_init(&res, NULL, NULL);
+		r = replay_text(sched_rows[i].text, NULL, &res, true);
+		expect(r, sched_rows[i].name, sched_rows[i].expect);
+		an_replay_free(r);
+	}
+}
+
+/* ---- the observer interface ---- */
+
+struct probe {
+	int before_max, after_max;
+	bool is_changed, is_eval;
+	unsigned int nr_eval;
+	int n_before, n_after, n_finish;
+	uint64_t finish_ns;
+};
+
+static int probe_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
+{
+	struct probe *p = ctx;
+
+	if (ev->type != AN_EV_SCHED_WAKEUP)
+		return 0;
+	if (!after) {
+		p->n_before++;
+		p->before_max = model_rq_value(&r->sys, 1, MODEL_UCLAMP_MAX);
+		return 0;
+	}
+	p->n_after++;
+	p->after_max = model_rq_value(&r->sys, 1, MODEL_UCLAMP_MAX);
+	p->is_changed = an_replay_cpu(r, 1)->is_clamp_changed;
+	p->is_eval = an_replay_cpu(r, 1)->is_eval;
+	p->nr_eval = r->step.nr_eval;
+	return 0;
+}
+
+static void probe_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
+{
+	struct probe *p = ctx;
+
+	(void)r;
+	p->n_finish++;
+	p->finish_ns = end_ns;
+}
+
+static void test_observer(void **state)
+{
+	static const char text[] = ML MARK("1.000100", "task pid=100 util_max=300")
+		SW(1, "2.000000", 0, "R", 0) WAKE(1, "2.000100", 100) WAKE(1, "2.000200", 100);
+	struct an_replay_opts opts = { .checks = AN_CHECK_BIT(AN_CHECK_TRACE_INTEGRITY) };
+	struct probe p = { 0 };
+	struct an_observer obs = { .name = "probe", .event = probe_event,
+				   .finish = probe_finish, .ctx = &p };
+	FILE *fp = fmemopen((void *)text, sizeof(text) - 1, "r");
+	struct an_reader *rd;
+	struct an_replay *r;
+	struct an_results res;
+	struct an_diag d;
+	struct an_event ev;
+
+	(void)state;
+	an_results_init(&res, NULL, NULL);
+	assert_int_equal(an_reader_open_stream(fp, "probe", &rd, &d), 0);
+	assert_int_equal(an_replay_new(&opts, &res, &r, &d), 0);
+	assert_int_equal(an_replay_add_observer(r, &obs), 0);
+	/* up to the first wakeup */
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(an_reader_next(rd, &ev, &d), 1);
+		assert_int_equal(an_replay_event(r, &ev, &d), 0);
+	}
+	assert_int_equal(p.before_max, 1024);
+	assert_int_equal(p.after_max, 300);
+	assert_true(p.is_changed);
+	assert_true(p.is_eval);
+	assert_int_equal(p.nr_eval, 1);
+	assert_int_equal(an_replay_rq_before(r, 1, MODEL_UCLAMP_MAX, 2000100000ULL), 1024);
+	assert_int_equal(an_replay_rq_before(r, 1, MODEL_UCLAMP_MAX, 2000200000ULL), 300);
+	/* the second wakeup changes nothing */
+	assert_int_equal(an_reader_next(rd, &ev, &d), 1);
+	assert_int_equal(an_replay_event(r, &ev, &d), 0);
+	assert_false(p.is_changed);
+	assert_int_equal(p.n_before, 2);
+	assert_int_equal(p.n_after, 2);
+	assert_int_equal(an_replay_finish(r, 5), 0);
+	assert_int_equal(p.n_finish, 1);
+	assert_int_equal(p.finish_ns, 5);
+	assert_int_equal(an_replay_grace_ns(r, NULL), 5000000);	/* 1000 + 4000 us */
+	an_replay_free(r);
+	an_reader_close(rd);
+	fclose(fp);
+}
+
+/* ---- checks ---- */
+
+static const struct {
+	const char *name;
+	enum an_check_id check;
+	const char *text;
+	enum an_verdict verdict;
+	unsigned int n_failed;
+	unsigned int n_undecided;	/* at least */
+	bool is_hiding;
+	const char *rule;		/* of the first FAIL window, or NULL */
+} check_rows[] = {
+	{ "VR4: rq MIN agrees after the count", AN_CHECK_RQ_CLAMP,
+	  V3 MARK("1.000100", "task pid=100 util_min=256") SW(1, "2.000000", 0, "R", 0)
+	     WAKE(1, "2.000100", 100) CFS(1, "2.000200", 256, 1024),
+	  AN_PASS, 0, 0, false, NULL },
+	{ "VR4: a util event before its wakeup at the same instant", AN_CHECK_RQ_CLAMP,
+	  V3 MARK("1.000100", "task pid=100 util_min=256") SW(1, "2.000000", 0, "R", 0)
+	     CFS(1, "2.000100", 256, 1024) WAKE(1, "2.000100", 100),
+	  AN_PASS, 0, 0, false, NULL },
+	{ "VR4: the state before the instant is accepted too", AN_CHECK_RQ_CLAMP,
+	  V3 MARK("1.000100", "task pid=100 util_min=256") SW(1, "2.000000", 0, "R", 0)
+	     WAKE(1, "2.000100", 100) CFS(1, "2.000100", 0, 1024),
+	  AN_PASS, 0, 0, false, NULL },
+	{ "VR4: rq MIN wrong after the count", AN_CHECK_RQ_CLAMP,
+	  V3 MARK("1.000100", "task pid=100 util_min=256") SW(1, "2.000000", 0, "R", 0)
+	     WAKE(1, "2.000100", 100) CFS(1, "2.000200", 0, 1024),
+	  AN_FAIL, 1, 0, false, "VR4" },
+	{ "MR3: mainline count", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "task pid=100 util_max=600") SW(1, "2.000000", 0, "R", 0)
+	     WAKE(1, "2.000100", 100) CFS(1, "2.000200", 0, 1024),
+	  AN_FAIL, 1, 0, false, "MR3" },
+	{ "events.md §4: unknown CPU is UNDECIDED, never PASS", AN_CHECK_RQ_CLAMP,
+	  V3 CFS(1, "2.000200", 0, 1024),
+	  AN_UNDECIDED, 0, 1, false, NULL },
+	{ "a queued task with unknown clamps makes a mismatch UNDECIDED", AN_CHECK_RQ_CLAMP,
+	  V3 SW(1, "2.000000", 0, "R", 0) WAKE(1, "2.000100", 100) CFS(1, "2.000200", 300, 700),
+	  AN_UNDECIDED, 0, 1, true, NULL },
+	{ "events.md §4: inside an integrity window it is UNDECIDED", AN_CHECK_RQ_CLAMP,
+	  V3 SW(1, "2.000000", 0, "R", 0) CFS(1, "2.000300", 0, 1024) CFS(1, "2.000200", 7, 7),
+	  AN_PASS, 0, 1, true, NULL },
+	{ "events.md §4: after lost events the CPU is unknown again", AN_CHECK_RQ_CLAMP,
+	  V3 SW(1, "2.000000", 0, "R", 0) "CPU:1 [LOST 1 EVENTS]\n" CFS(1, "2.000200", 7, 7),
+	  AN_UNDECIDED, 0, 1, true, NULL },
+	{ "no uclamp util event: UNDECIDED", AN_CHECK_RQ_CLAMP,
+	  V3 SW(1, "2.000000", 0, "R", 0),
+	  AN_UNDECIDED, 0, 0, false, NULL },
+	{ "MT1: an agreement needs no knowledge of the task", AN_CHECK_TASK_EFFECTIVE,
+	  ML "x-1 [000] 2.0: uclamp_task_eff: pid=5 comm=w clamp_id=1 value=1024 effective=1024 bucket_id=4\n",
+	  AN_PASS, 0, 0, false, NULL },
+	{ "MT1: known task, wrong effective", AN_CHECK_TASK_EFFECTIVE,
+	  ML MARK("1.000100", "task pid=5 util_max=300")
+	     "x-1 [000] 2.0: uclamp_task_eff: pid=5 comm=w clamp_id=1 value=300 effective=1024 bucket_id=4\n",
+	  AN_FAIL, 1, 0, false, "MT1" },
+	{ "MT1: known task, right effective", AN_CHECK_TASK_EFFECTIVE,
+	  ML MARK("1.000100", "task pid=5 util_max=300")
+	     "x-1 [000] 2.0: uclamp_task_eff: pid=5 comm=w clamp_id=1 value=300 effective=300 bucket_id=1\n",
+	  AN_PASS, 0, 0, false, NULL },
+	{ "VT1: unknown group makes a mismatch UNDECIDED", AN_CHECK_TASK_EFFECTIVE,
+	  V3 "x-1 [000] 2.0: uclamp_task_eff: pid=5 comm=w clamp_id=1 value=300 effective=200 group_id=1\n",
+	  AN_UNDECIDED, 0, 1, true, NULL },
+	{ "VA4: setattr min above max", AN_CHECK_REQUEST_RESULT,
+	  V3 MARK("1.000100", "setattr pid=5 util_min=600 util_max=500 flags=0x30 ret=0"),
+	  AN_FAIL, 1, 0, false, "VA4" },
+	{ "MA2: uclamp_request with ret", AN_CHECK_REQUEST_RESULT,
+	  ML "x-1 [000] 2.0: uclamp_request: pid=5 comm=w clamp_id=1 value=2000 ret=-22\n",
+	  AN_PASS, 0, 0, false, NULL },
+	{ "uclamp_request without ret: nothing to compare", AN_CHECK_REQUEST_RESULT,
+	  ML "x-1 [000] 2.0: uclamp_request: pid=5 comm=w clamp_id=1 value=200\n",
+	  AN_UNDECIDED, 0, 0, false, NULL },
+	{ "MA3: EPERM is UNDECIDED", AN_CHECK_REQUEST_RESULT,
+	  ML MARK("1.000100", "setattr pid=5 util_max=300 ret=-1"),
+	  AN_UNDECIDED, 0, 1, true, NULL },
+	{ "VG7: success while the groups are exhausted", AN_CHECK_GROUPS_EXHAUSTED,
+	  MARK("1.0", "platform cpus=1 model=v3 groups=1 scale=1024")
+	     MARK("1.1", "setattr pid=5 util_max=300 flags=0x20 ret=0")
+	     MARK("1.2", "setattr pid=6 util_max=200 flags=0x20 ret=0"),
+	  AN_FAIL, 1, 0, false, "VG7" },
+	{ "MB3: mainline never runs out of buckets", AN_CHECK_GROUPS_EXHAUSTED,
+	  ML MARK("1.1", "setattr pid=5 util_max=300 ret=0"),
+	  AN_UNDECIDED, 0, 0, false, NULL },
+	{ "EV-SWITCH: a switch from a task that is not running", AN_CHECK_TRACE_INTEGRITY,
+	  ML SW(1, "2.000000", 0, "R", 100) SW(1, "2.000100", 200, "S", 0),
+	  AN_FAIL, 1, 0, false, "EV-SWITCH" },
+	{ "EV-TIME: time going back within a CPU", AN_CHECK_TRACE_INTEGRITY,
+	  ML WAKE(1, "2.000100", 100) WAKE(1, "2.000000", 200),
+	  AN_FAIL, 1, 0, false, "EV-TIME" },
+	{ "time going back across CPUs is fine", AN_CHECK_TRACE_INTEGRITY,
+	  ML WAKE(1, "2.000100", 100) WAKE(0, "2.000000", 200),
+	  AN_PASS, 0, 0, false, NULL },
+	{ "EV-LOST: lost events", AN_CHECK_TRACE_INTEGRITY,
+	  ML WAKE(1, "2.000100", 100) "CPU:1 [LOST 9 EVENTS]\n" WAKE(1, "2.000200", 100),
+	  AN_FAIL, 1, 0, false, "EV-LOST" },
+	{ "EV-TASK: woken on one CPU while queued on another", AN_CHECK_TRACE_INTEGRITY,
+	  ML WAKE(1, "2.000100", 100) WAKE(0, "2.000200", 100),
+	  AN_FAIL, 1, 0, false, "EV-TASK" },
+};
+
+static void test_check_rows(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(check_rows); i++) {
+		const struct an_check_stats *s;
+		struct collect c = { .nr = 0 };
+		struct an_results res;
+		struct an_replay *r;
+		const char *rule = NULL;
+
+		an_results_init(&res, sink, &c);
+		r = replay_text(check_rows[i].text, NULL, &res, true);
+		s = &res.stats[check_rows[i].check];
+		for (unsigned int k = 0; k < c.nr && !rule; k++)
+			if (c.w[k].is_fail && c.w[k].check == check_rows[i].check)
+				rule = c.w[k].rule;
+		if (an_check_verdict(s) != check_rows[i].verdict ||
+		    s->n_failed != check_rows[i].n_failed ||
+		    s->n_undecided < check_rows[i].n_undecided ||
+		    s->is_hiding != check_rows[i].is_hiding ||
+		    (check_rows[i].rule && (!rule || strcmp(rule, check_rows[i].rule))))
+			fail_msg("%s: %s %s failed=%llu undecided=%llu hiding=%d rule=%s",
+				 check_rows[i].name, an_check_name(check_rows[i].check),
+				 an_verdict_name(an_check_verdict(s)),
+				 (unsigned long long)s->n_failed,
+				 (unsigned long long)s->n_undecided, s->is_hiding,
+				 rule ? rule : "-");
+		an_replay_free(r);
+	}
+}
+
+static void test_checks_option(void **state)
+{
+	static const char text[] = V3 MARK("1.1", "setattr pid=5 util_min=600 util_max=500 flags=0x30 ret=0");
+	struct an_replay_opts opts = { .checks = AN_CHECK_BIT(AN_CHECK_TRACE_INTEGRITY) };
+	struct an_results res;
+	struct an_replay *r;
+
+	(void)state;
+	an_results_init(&res, NULL, NULL);
+	r = replay_text(text, &opts, &res, true);
+	assert_false(res.stats[AN_CHECK_REQUEST_RESULT].has_input);
+	assert_int_equal(res.stats[AN_CHECK_REQUEST_RESULT].n_failed, 0);
+	assert_true(res.stats[AN_CHECK_TRACE_INTEGRITY].has_input);
+	an_replay_free(r);
+}
+
+/* ---- model selection ---- */
+
+static void test_model_choice(void **state)
+{
+	static const struct {
+		const char *name;
+		struct an_replay_opts opts;
+		const char *text;
+		enum model_variant variant;
+		const char *source;
+	} rows[] = {
+		{ "option wins", { .model = AN_MODEL_V3 }, ML WAKE(0, "2.0", 5),
+		  MODEL_V3, "option" },
+		{ "platform marker", { 0 }, V3 WAKE(0, "2.0", 5), MODEL_V3, "platform marker" },
+		{ "kernel release < 5.3 is v3", { .trace_kernel = "4.19.0-rc1" },
+		  WAKE(0, "2.0", 5), MODEL_V3, "kernel release" },
+		{ "kernel release >= 5.3 is mainline", { .kernel = "6.6.1" },
+		  WAKE(0, "2.0", 5), MODEL_MAINLINE, "kernel release" },
+		{ "nothing known: mainline", { 0 }, WAKE(0, "2.0", 5), MODEL_MAINLINE, "default" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct an_results res;
+		struct an_replay *r;
+
+		an_results_init(&res, NULL, NULL);
+		r = replay_text(rows[i].text, &rows[i].opts, &res, true);
+		if (r->variant != rows[i].variant || strcmp(r->model_source, rows[i].source))
+			fail_msg("%s: %d from %s", rows[i].name, r->variant, r->model_source);
+		an_replay_free(r);
+	}
+}
+
+/* ---- platform ---- */
+
+static void test_platform_lines(void **state)
+{
+	static const char good[] =
+		"# two policies\n"
+		"platform cpus=4 model=v3 groups=3 tick_us=1000\n"
+		"cpu cpu=0 policy=0 capacity=400 freqs=500000,1000000 rate_limit_us=2000\n"
+		"cpu cpu=1 policy=0 capacity=400 freqs=500000,1000000\n"
+		"cpu cpu=2 policy=2 capacity=1024 freqs=800000,1600000,2000000 min=800000 max=1600000\n"
+		"sysctl util_min=10 util_max=90\n";
+	static const struct {
+		const char *name;
+		const char *text;
+		int err;
+		unsigned long long line;
+	} bad[] = {
+		{ "unknown statement", "platform cpus=2\nfrobnicate x=1\n", AN_E_SYNTAX, 2 },
+		{ "bad value", "\n\ncpu cpu=x\n", AN_E_VALUE, 3 },
+		{ "cpu without id", "cpu policy=1\n", AN_E_VALUE, 1 },
+		{ "json: missing comma", "{\n \"cpus_count\": 2\n \"x\": 1\n}\n", AN_E_SYNTAX, 3 },
+		{ "json: OPPs out of order",
+		  "{\"clusters\": {\"a\": [0]},\n \"freqs\": {\"a\": [2, 1]}}", AN_E_VALUE, 2 },
+		{ "json: capacity 0", "{\"cpu_capacities\": [\n0]}", AN_E_VALUE, 2 },
+		{ "json: truncated", "{\"clusters\": {\"a\": [0,", AN_E_SYNTAX, 1 },
+	};
+	struct an_platform *p = malloc(sizeof(*p));
+	struct an_replay_opts opts = { 0 };
+	struct an_results res;
+	struct an_replay *r;
+	struct an_diag d;
+
+	(void)state;
+	assert_non_null(p);
+	an_platform_init(p);
+	assert_int_equal(an_platform_parse(p, good, sizeof(good) - 1, "p.txt", &d), 0);
+	assert_int_equal(p->nr_cpus, 4);
+	assert_int_equal(p->model, AN_MODEL_V3);
+	assert_int_equal(p->cpu[2].nr_freqs, 3);
+	assert_int_equal(p->cpu[2].policy, 2);
+	assert_int_equal(p->sysctl[1], 90);
+
+	opts.platform = p;
+	an_results_init(&res, NULL, NULL);
+	r = replay_text(WAKE(0, "2.0", 5), &opts, &res, true);
+	assert_int_equal(r->variant, MODEL_V3);
+	assert_int_equal(r->sys.cfg.groups, 3);
+	assert_int_equal(r->nr_cpus, 4);
+	assert_int_equal(r->nr_policies, 2);
+	assert_int_equal(an_replay_cpu_policy(r, 1)->su.nr_cpus, 2);
+	assert_int_equal(an_replay_cpu_policy(r, 1)->su.rate_limit_us, 2000);
+	assert_true(an_replay_cpu_policy(r, 0)->has_rate_limit);
+	assert_int_equal(an_replay_cpu_policy(r, 2)->su.max_khz, 1600000);
+	assert_int_equal(an_replay_cpu_policy(r, 2)->su.max_freq_khz, 2000000);
+	assert_null(an_replay_cpu_policy(r, 3));
+	assert_int_equal(an_replay_cpu(r, 2)->capacity, 1024);
+	assert_int_equal(r->sys.sysctl[MODEL_SYSCTL_UTIL_MAX], 90);
+	assert_int_equal(an_replay_grace_ns(r, an_replay_cpu_policy(r, 0)), 3000000);
+	an_replay_free(r);
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		int err;
+
+		an_platform_init(p);
+		an_diag_clear(&d);
+		err = an_platform_parse(p, bad[i].text, strlen(bad[i].text), "bad", &d);
+		if (err != bad[i].err || d.line != bad[i].line)
+			fail_msg("%s: err %d line %llu (%s)", bad[i].name, err, d.line, d.message);
+		assert_string_equal(d.file, "bad");
+	}
+	an_platform_init(p);
+	assert_int_equal(an_platform_load(p, "/nonexistent/platform.json", &d), -ENOENT);
+	free(p);
+}
+
+static void test_platform_lisa(void **state)
+{
+	char path[4096];
+	struct an_platform *p = malloc(sizeof(*p));
+	struct an_diag d;
+
+	(void)state;
+	assert_non_null(p);
+	if (!an_test_trace("juno-r0-schedutil-sched_load.platform.json", path, sizeof(path))) {
+		free(p);
+		skip();
+	}
+	an_platform_init(p);
+	assert_int_equal(an_platform_load(p, path, &d), 0);
+	assert_int_equal(p->nr_cpus, 6);
+	assert_string_equal(p->kernel, "4.11.0-rc6-00092-g9cc3141d9e4f-dirty");
+	/* LITTLE 0,3,4,5: policy 0, capacity 447; big 1,2: policy 1, 1024 */
+	assert_int_equal(p->cpu[0].policy, 0);
+	assert_int_equal(p->cpu[5].policy, 0);
+	assert_int_equal(p->cpu[1].policy, 1);
+	assert_int_equal(p->cpu[3].capacity, 447);
+	assert_int_equal(p->cpu[2].capacity, 1024);
+	assert_int_equal(p->cpu[4].nr_freqs, 5);
+	assert_int_equal(p->cpu[4].freqs_khz[4], 850000);
+	assert_int_equal(p->cpu[1].freqs_khz[0], 450000);
+	assert_int_equal(p->cpu[1].freqs_khz[4], 1100000);
+	free(p);
+}
+
+/* ---- public traces ---- */
+
+struct trace_fig {
+	const char *file;
+	bool has_platform;
+	uint64_t n_events, n_switches;
+	uint64_t nr_tasks;
+	unsigned int nr_cpus_known;
+	uint64_t nr_learnt;
+	enum an_verdict integrity;
+	unsigned int integrity_fails;
+	const char *model;
+	unsigned int nr_policies;
+};
+
+static void analyze_public(const struct trace_fig *f)
+{
+	char path[4096], plat[4096];
+	struct an_analyze_opts o = { 0 };
+	struct collect c = { .nr = 0 };
+	struct an_results res;
+	struct an_summary sum;
+	struct an_diag d;
+	static const enum an_check_id uclamp_checks[] = {
+		AN_CHECK_RQ_CLAMP, AN_CHECK_TASK_EFFECTIVE, AN_CHECK_REQUEST_RESULT,
+		AN_CHECK_GROUPS_EXHAUSTED,
+	};
+
+	if (!an_test_trace(f->file, path, sizeof(path)))
+		skip();
+	if (f->has_platform) {
+		if (!an_test_trace("juno-r0-schedutil-sched_load.platform.json", plat,
+				   sizeof(plat)))
+			skip();
+		o.replay.platform_path = plat;
+	}
+	an_results_init(&res, sink, &c);
+	assert_int_equal(an_analyze_path(path, &o, &res, &sum, &d), 0);
+	if (sum.n_events != f->n_events || sum.nr_switches != f->n_switches ||
+	    sum.nr_tasks != f->nr_tasks || sum.nr_cpus_known != f->nr_cpus_known ||
+	    sum.nr_learnt != f->nr_learnt || strcmp(sum.model, f->model) ||
+	    sum.nr_policies != f->nr_policies)
+		fail_msg("%s: events %llu switches %llu tasks %llu known %u learnt %llu "
+			 "model %s policies %u", f->file, (unsigned long long)sum.n_events,
+			 (unsigned long long)sum.nr_switches, (unsigned long long)sum.nr_tasks,
+			 sum.nr_cpus_known, (unsigned long long)sum.nr_learnt, sum.model,
+			 sum.nr_policies);
+	assert_int_equal(sum.n_errors, 0);
+	assert_int_equal(an_check_verdict(&res.stats[AN_CHECK_TRACE_INTEGRITY]), f->integrity);
+	assert_int_equal(res.stats[AN_CHECK_TRACE_INTEGRITY].n_failed, f->integrity_fails);
+	assert_int_equal(res.stats[AN_CHECK_TRACE_INTEGRITY].n_checked, f->n_events);
+	for (size_t i = 0; i < ARRAY_SIZE(uclamp_checks); i++) {
+		const struct an_check_stats *s = &res.stats[uclamp_checks[i]];
+
+		assert_int_equal(an_check_verdict(s), AN_UNDECIDED);
+		assert_false(s->has_input);
+		assert_int_equal(s->n_failed + s->n_undecided, 0);
+	}
+}
+
+static void test_juno(void **state)
+{
+	/* README: 399 switches, 28 migrations, no wakeup events: every task
+	 * switched in is learnt; 4.11 < 5.3 picks v3; 2 clusters */
+	static const struct trace_fig f = {
+		"juno-r0-schedutil-sched_load.dat", true, 3724, 399, 30, 6, 221,
+		AN_PASS, 0, "v3", 2,
+	};
+
+	(void)state;
+	analyze_public(&f);
+}
+
+static void test_atrace(void **state)
+{
+	static const struct trace_fig f = {
+		"android-atrace-1cpu.txt", false, 116, 72, 22, 1, 1, AN_PASS, 0, "mainline", 0,
+	};
+
+	(void)state;
+	analyze_public(&f);
+}
+
+static void test_systrace(void **state)
+{
+	/* trappy's sample switches CPU 2 from idle to pid 1158 twice in a row:
+	 * the second switch is from a task not running there (EV-SWITCH) */
+	static const struct trace_fig f = {
+		"android-systrace-small.html", false, 10, 4, 6, 3, 2, AN_FAIL, 1, "mainline", 0,
+	};
+
+	(void)state;
+	analyze_public(&f);
+}
+
+/* The same events from trace.dat and from `trace-cmd report` replay alike. */
+static void test_dat_vs_report(void **state)
+{
+	char path[4096], cmd[8400], tmp[] = "/tmp/ucval-report-XXXXXX";
+	struct an_summary a, b;
+	struct an_results ra, rb;
+	struct an_diag d;
+	int fd;
+
+	(void)state;
+	if (!an_test_trace("juno-r0-schedutil-sched_load.dat", path, sizeof(path)))
+		skip();
+	if (system("command -v trace-cmd >/dev/null 2>&1")) {
+		printf("# skip: trace-cmd not installed\n");
+		skip();
+	}
+	fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	snprintf(cmd, sizeof(cmd), "trace-cmd report -t -i '%s' > '%s' 2>/dev/null", path, tmp);
+	if (system(cmd)) {
+		close(fd);
+		unlink(tmp);
+		skip();
+	}
+	an_results_init(&ra, NULL, NULL);
+	an_results_init(&rb, NULL, NULL);
+	assert_int_equal(an_analyze_path(path, NULL, &ra, &a, &d), 0);
+	assert_int_equal(an_analyze_path(tmp, NULL, &rb, &b, &d), 0);
+	close(fd);
+	unlink(tmp);
+	assert_int_equal(a.nr_switches, b.nr_switches);
+	assert_int_equal(a.nr_tasks, b.nr_tasks);
+	assert_int_equal(a.nr_learnt, b.nr_learnt);
+	assert_int_equal(a.nr_cpus_known, b.nr_cpus_known);
+	assert_int_equal(a.t_start_ns, b.t_start_ns);
+	assert_int_equal(a.t_end_ns, b.t_end_ns);
+	for (int t = AN_EV_UNKNOWN + 1; t < AN_EV__COUNT; t++)
+		if (a.n_type[t] != b.n_type[t])
+			fail_msg("%s: %llu vs %llu", an_event_type_name(t),
+				 (unsigned long long)a.n_type[t], (unsigned long long)b.n_type[t]);
+	for (int k = 0; k < AN_CHECK__COUNT; k++) {
+		assert_int_equal(ra.stats[k].n_checked, rb.stats[k].n_checked);
+		assert_int_equal(ra.stats[k].n_failed, rb.stats[k].n_failed);
+	}
+}
+
+/* Every allocation failing in turn: -ENOMEM or success, never a crash or a leak. */
+static void test_out_of_memory(void **state)
+{
+	char path[PATH_MAX + 32];
+	int err = -ENOMEM;
+	unsigned long n;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/traces/rq_clamp-pass.txt", an_test_root());
+	for (n = 1; n < 500 && err; n++) {
+		struct an_results res;
+		struct an_summary sum;
+		struct an_diag d;
+
+		an_results_init(&res, NULL, NULL);
+		an_malloc_fail_at(n);
+		err = an_analyze_path(path, NULL, &res, &sum, &d);
+		an_malloc_fail_at(0);
+		if (err && err != -ENOMEM)
+			fail_msg("allocation %lu: error %d (%s)", n, err, d.message);
+	}
+	assert_int_equal(err, 0);
+	assert_true(n > 5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sched_rows),
+		cmocka_unit_test(test_observer),
+		cmocka_unit_test(test_check_rows),
+		cmocka_unit_test(test_checks_option),
+		cmocka_unit_test(test_model_choice),
+		cmocka_unit_test(test_platform_lines),
+		cmocka_unit_test(test_platform_lisa),
+		cmocka_unit_test(test_juno),
+		cmocka_unit_test(test_atrace),
+		cmocka_unit_test(test_systrace),
+		cmocka_unit_test(test_dat_vs_report),
+		cmocka_unit_test(test_out_of_memory),
+	};
+
+	an_reader_set_quiet(true);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

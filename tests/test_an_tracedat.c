@@ -1,0 +1,656 @@
+/*
+ * tests/test_an_tracedat.c - the trace.dat reader: the Juno trace (figures
+ * checked with trace-cmd report), the same trace as trace-cmd report text and
+ * as v7 (plain and compressed) decoding to identical events, a synthetic
+ * trace.dat built in memory (aliases, lost events, missing fields, UNAME), and
+ * truncated or corrupt files.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze/reader.h"
+#include "tests/an_datwriter.h"
+#include "tests/an_testutil.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define JUNO "juno-r0-schedutil-sched_load.dat"
+#define JUNO_SIZE 3436544ULL		/* bytes of the Juno trace.dat */
+#define NS_PER_US 1000ULL
+#define ANY_OUTCOME 2			/* open_bytes(): only no crash, no leak */
+
+static char tmp_dir[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	an_reader_set_quiet(true);
+	snprintf(tmp_dir, sizeof(tmp_dir), "%s", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	return 0;
+}
+
+static void tmp_path(char *path, size_t size, const char *tag)
+{
+	int fd;
+
+	snprintf(path, size, "%s/ucval-%s-XXXXXX", tmp_dir, tag);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	FILE *fp = fopen(path, "wb");
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, len, fp), len);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* snprintf() that must not cut: the test's paths are short. */
+static void fmt(char *buf, size_t size, const char *format, ...)
+	__attribute__((format(printf, 3, 4)));
+static void fmt(char *buf, size_t size, const char *format, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, format);
+	n = vsnprintf(buf, size, format, ap);
+	va_end(ap);
+	assert_true(n >= 0 && (size_t)n < size);
+}
+
+static bool have_trace_cmd(void)
+{
+	if (system("command -v trace-cmd >/dev/null 2>&1") == 0)
+		return true;
+	printf("# skip: trace-cmd not installed\n");
+	return false;
+}
+
+/* Run "trace-cmd @args" with output to @out; false when it failed. */
+static bool run_trace_cmd(const char *args, const char *out)
+{
+	char cmd[2048];
+
+	fmt(cmd, sizeof(cmd), "trace-cmd %s > '%s' 2>/dev/null", args, out);
+	return system(cmd) == 0;
+}
+
+static void test_dat_juno(void **state)
+{
+	static const struct { const char *name; unsigned long long n; } want[] = {
+		{ "sched_switch", 399 }, { "cpu_frequency", 16 }, { "sched_load_cfs_rq", 2437 },
+		{ "sched_load_se", 364 }, { "cpu_idle", 474 }, { "sched_migrate_task", 28 },
+		{ "print", 6 },
+	};
+	/* Spot checks, by position in the merged stream (1-based). */
+	static const struct { unsigned long long n; const char *render; } spots[] = {
+		{ 1, "cpu_idle cpu=2 pid=0 state=4294967295 cpu_id=2" },
+		{ 3, "sched_pelt_cfs cpu=2 pid=0 cpu=2 path=/ util=0" },
+	};
+	unsigned long long counts[ARRAY_SIZE(want)] = { 0 }, n = 0, first = 0, last = 0;
+	unsigned int nr_switch = 0, nr_print = 0, nr_freq = 0;
+	const struct an_reader_info *info;
+	struct an_reader *r;
+	struct an_event ev;
+	struct an_diag d;
+	char path[1024], got[1024];
+	int rc;
+
+	(void)state;
+	if (!an_test_trace(JUNO, path, sizeof(path)))
+		return;
+	assert_int_equal(an_reader_open(path, &r, &d), 0);
+	while ((rc = an_reader_next(r, &ev, &d)) > 0) {
+		if (!n++)
+			first = ev.ts_ns;
+		last = ev.ts_ns;
+		for (size_t k = 0; k < ARRAY_SIZE(want); k++)
+			counts[k] += !strcmp(ev.name, want[k].name);
+		an_test_render(&ev, got, sizeof(got));
+		for (size_t k = 0; k < ARRAY_SIZE(spots); k++)
+			if (spots[k].n == n && strcmp(got, spots[k].render))
+				fail_msg("event %llu: '%s' want '%s'", n, got, spots[k].render);
+		if (ev.type == AN_EV_SCHED_SWITCH && !nr_switch++)
+			assert_string_equal(got, "sched_switch cpu=2 pid=0 prev_comm=swapper/2 prev_pid=0 "
+					    "prev_prio=120 prev_state=R next_comm=kworker/2:1 next_pid=2923 "
+					    "next_prio=120");
+		if (ev.type == AN_EV_PRINT && !nr_print++)
+			assert_string_equal(got, "print cpu=1 pid=3106 buf='cpu_frequency_devlib:        "
+					    "state=450000 cpu_id=0'");
+		if (ev.type == AN_EV_CPU_FREQUENCY && !nr_freq++) {
+			assert_int_equal(ev.freq.freq_khz, 850000);
+			assert_int_equal(ev.ts_ns, 2084143679940ULL);
+		}
+	}
+	if (rc)
+		fail_msg("record %llu: %s", d.record, d.message);
+	for (size_t k = 0; k < ARRAY_SIZE(want); k++)
+		if (counts[k] != want[k].n)
+			fail_msg("%s: %llu want %llu", want[k].name, counts[k], want[k].n);
+	info = an_reader_info(r);
+	assert_int_equal(n, 3724);
+	assert_int_equal(first, 2084021442860ULL);
+	assert_int_equal(last, 2084449525380ULL);
+	assert_int_equal(info->format, AN_FORMAT_TRACEDAT);
+	assert_int_equal(info->file_version, 6);
+	assert_string_equal(info->compression, "");
+	assert_int_equal(info->nr_cpus, 6);
+	/* recorded without a UNAME option: the release (4.11.0-rc6) is not in it */
+	assert_string_equal(info->kernel_release, "");
+	assert_int_equal(info->nr_errors, 0);
+	assert_int_equal(info->nr_lost + info->nr_lost_unknown, 0);
+	assert_int_equal(info->nr_unknown, 364);	/* sched_load_se */
+	an_reader_close(r);
+}
+
+/* Canonical form for comparing two readers; @strip_plus drops '+' from prev_state. */
+static void canon(struct an_event *ev, bool strip_plus, char *buf, size_t len)
+{
+	if (ev->type == AN_EV_SCHED_SWITCH && strip_plus) {
+		char *plus = strchr(ev->sw.prev_state, '+');
+
+		if (plus)
+			*plus = '\0';
+	}
+	if (ev->type == AN_EV_UNKNOWN)
+		snprintf(buf, len, "%s cpu=%d pid=%d", ev->name, ev->cpu, ev->pid);
+	else
+		an_test_render(ev, buf, len);
+}
+
+/* Both files must decode to the same events, one by one. */
+static void compare_readers(const char *ref, const char *other, const char *what,
+			    bool is_us, bool strip_plus)
+{
+	struct an_reader *a, *b;
+	struct an_event ea, eb;
+	struct an_diag d;
+	unsigned long long n = 0;
+	char ga[1024], gb[1024];
+	int ra, rb;
+
+	if (an_reader_open(ref, &a, &d))
+		fail_msg("%s: %s", ref, d.message);
+	if (an_reader_open(other, &b, &d))
+		fail_msg("%s: %s: %s", what, other, d.message);
+	for (;;) {
+		unsigned long long want_ts;
+
+		ra = an_reader_next(a, &ea, &d);
+		if (ra < 0 && !an_error_is_recoverable(ra))
+			fail_msg("%s: reference record %llu: %s", what, d.record, d.message);
+		rb = an_reader_next(b, &eb, &d);
+		if (rb < 0 && !an_error_is_recoverable(rb))
+			fail_msg("%s: line %llu: %s", what, d.line, d.message);
+		if (ra < 0 && rb == ra)
+			continue;	/* the same bad event on both sides */
+		if (ra != rb)
+			fail_msg("%s: event %llu: one reader ended first (%d, %d)", what, n, ra, rb);
+		if (!ra)
+			break;
+		n++;
+		want_ts = is_us ? (ea.ts_ns + NS_PER_US / 2) / NS_PER_US * NS_PER_US : ea.ts_ns;
+		canon(&ea, strip_plus, ga, sizeof(ga));
+		canon(&eb, strip_plus, gb, sizeof(gb));
+		if (ea.type != eb.type || strcmp(ea.name, eb.name) || eb.ts_ns != want_ts ||
+		    strcmp(ga, gb))
+			fail_msg("%s: event %llu:\n  %llu %s %s\n  %llu %s %s", what, n,
+				 (unsigned long long)ea.ts_ns, ea.name, ga,
+				 (unsigned long long)eb.ts_ns, eb.name, gb);
+	}
+	assert_int_equal(n, an_reader_info(a)->nr_events);
+	an_reader_close(a);
+	an_reader_close(b);
+}
+
+static const struct report_case {
+	const char *args;	/* trace-cmd report options */
+	bool is_us;		/* timestamps printed in us */
+	bool strip_plus;	/* the sched plugin prints R for R+ */
+} reports[] = {
+	{ "report", true, true },		/* the brief's conversion */
+	{ "report -t", false, true },		/* ns timestamps */
+	{ "report -l", true, true },		/* latency columns: "2d..1." */
+	{ "report -N -t", false, false },	/* no plugins: kernel print formats */
+};
+
+static void test_dat_juno_as_text(void **state)
+{
+	char path[1024], out[512], args[1536];
+
+	(void)state;
+	if (!an_test_trace(JUNO, path, sizeof(path)) || !have_trace_cmd())
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(reports); i++) {
+		tmp_path(out, sizeof(out), "report");
+		fmt(args, sizeof(args), "%s -i '%s'", reports[i].args, path);
+		if (!run_trace_cmd(args, out))
+			fail_msg("trace-cmd %s failed", args);
+		compare_readers(path, out, reports[i].args, reports[i].is_us, reports[i].strip_plus);
+		unlink(out);
+	}
+}
+
+static void test_dat_juno_as_v7(void **state)
+{
+	static const struct { const char *compression; const char *want; } v7[] = {
+		{ "none", "" }, { "zstd", "zstd" },
+	};
+	char path[1024], out[512], args[1536];
+
+	(void)state;
+	if (!an_test_trace(JUNO, path, sizeof(path)) || !have_trace_cmd())
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(v7); i++) {
+		struct an_reader *r;
+		struct an_diag d;
+
+		tmp_path(out, sizeof(out), "v7");
+		fmt(args, sizeof(args), "convert --file-version 7 --compression %s -i '%s' -o '%s'",
+		    v7[i].compression, path, out);
+		if (!run_trace_cmd(args, "/dev/null"))
+			fail_msg("trace-cmd %s failed", args);
+		assert_int_equal(an_reader_open(out, &r, &d), 0);
+		assert_int_equal(an_reader_info(r)->file_version, 7);
+		assert_string_equal(an_reader_info(r)->compression, v7[i].want);
+		assert_int_equal(an_reader_info(r)->nr_cpus, 6);
+		an_reader_close(r);
+		compare_readers(path, out, v7[i].compression, false, false);
+		unlink(out);
+	}
+}
+
+/* The synthetic trace: every row is one an_reader_next() result. */
+static const char *const synthetic_want[] = {
+	"1000000100 sched_switch cpu=0 pid=42 prev_comm=rt-app prev_pid=42 prev_prio=98 "
+	"prev_state=R+ next_comm=swapper/0 next_pid=0 next_prio=120",
+	"1000000200 sched_switch cpu=0 pid=0 prev_comm=kworker/0:1 prev_pid=7 prev_prio=120 "
+	"prev_state=D|I next_comm=a-very-long-com next_pid=-1 next_prio=-1",
+	"1000000250 lost_events cpu=1 pid=-1 count=42",
+	"1000000250 cpu_idle cpu=1 pid=0 state=2 cpu_id=1",
+	"1000000300 print cpu=0 pid=42 buf='ucval: setattr pid=42 util_min=512 flags=0x60 ret=0' "
+	"marker=setattr",
+	"ERR record 5 (cpu 0): sched_wakeup: no field 'target_cpu'",
+	"1000000500 sched_pelt_cfs cpu=0 pid=0 cpu=0 path=/autogroup-1 util=321",
+	"1000000600 uclamp_util_cfs cpu=0 pid=0 cpu=0 util_avg=300 uclamp_avg=400 uclamp_min=400 "
+	"uclamp_max=800",
+	"1000000700 sugov_util_update cpu=0 pid=0 cpu=0 util=123 max_cap=1024 flags=2",
+	"1000000750 cpu_idle cpu=1 pid=0 state=4294967295 cpu_id=1",
+	"1000000800 uclamp_request cpu=0 pid=42 comm=worker pid=43 clamp_id=1 value=2000 ret=-34",
+	"1000000900 foo_bar cpu=0 pid=42",
+};
+
+static void test_dat_synthetic(void **state)
+{
+	const struct an_reader_info *info;
+	struct an_reader *r;
+	struct an_event ev;
+	struct an_diag d;
+	char path[512], got[1024], msg[1024];
+	size_t n = 0;
+	struct dw w;
+	int rc;
+
+	(void)state;
+	dw_build(&w, "Linux juno 5.10.0-ucval #1 SMP PREEMPT Mon Jan 1 aarch64");
+	tmp_path(path, sizeof(path), "synthetic");
+	write_file(path, w.p, w.len);
+	free(w.p);
+	assert_int_equal(an_reader_open(path, &r, &d), 0);
+	while ((rc = an_reader_next(r, &ev, &d)) != 0) {
+		if (rc < 0) {
+			assert_true(an_error_is_recoverable(rc));
+			an_diag_format(&d, msg, sizeof(msg));
+			assert_non_null(strstr(msg, path));
+			snprintf(got, sizeof(got), "ERR%s", strchr(msg, ':') + 1);
+		} else if (ev.type == AN_EV_UNKNOWN) {
+			snprintf(got, sizeof(got), "%llu %s cpu=%d pid=%d",
+				 (unsigned long long)ev.ts_ns, ev.name, ev.cpu, ev.pid);
+		} else {
+			int len = snprintf(got, sizeof(got), "%llu ", (unsigned long long)ev.ts_ns);
+
+			an_test_render(&ev, got + len, sizeof(got) - (size_t)len);
+		}
+		if (n >= ARRAY_SIZE(synthetic_want) || strcmp(got, synthetic_want[n]))
+			fail_msg("item %zu: got '%s' want '%s'", n, got,
+				 n < ARRAY_SIZE(synthetic_want) ? synthetic_want[n] : "(end)");
+		n++;
+	}
+	assert_int_equal(n, ARRAY_SIZE(synthetic_want));
+	info = an_reader_info(r);
+	assert_string_equal(info->kernel_release, "5.10.0-ucval");
+	assert_int_equal(info->nr_cpus, 2);
+	assert_int_equal(info->nr_lost, 42);
+	assert_int_equal(info->nr_errors, 1);
+	an_reader_close(r);
+	unlink(path);
+}
+
+/* The synthetic trace and its trace-cmd report -N -t text decode alike. */
+static void test_dat_synthetic_as_text(void **state)
+{
+	char path[512], out[512], args[1536];
+	struct dw w;
+
+	(void)state;
+	if (!have_trace_cmd())
+		return;
+	dw_build(&w, NULL);
+	tmp_path(path, sizeof(path), "synthetic");
+	write_file(path, w.p, w.len);
+	free(w.p);
+	tmp_path(out, sizeof(out), "synthetic-report");
+	fmt(args, sizeof(args), "report -N -t -i '%s'", path);
+	if (!run_trace_cmd(args, out))
+		fail_msg("trace-cmd %s failed", args);
+	compare_readers(path, out, "synthetic report -N -t", false, false);
+	unlink(out);
+	unlink(path);
+}
+
+/* Read a whole file into memory. */
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	unsigned char *buf;
+	struct stat st;
+
+	assert_non_null(fp);
+	assert_int_equal(fstat(fileno(fp), &st), 0);
+	*len = (size_t)st.st_size;
+	buf = malloc(*len ? *len : 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, *len, fp), *len);
+	fclose(fp);
+	return buf;
+}
+
+/*
+ * Open @len bytes of @data as a file and read it to the end: the result must
+ * be @want (0: any error; 1: read to the end; ANY_OUTCOME: anything) with a
+ * diagnostic naming the file. Returns the code.
+ */
+static int open_bytes(const void *data, size_t len, int want, const char *what)
+{
+	struct an_reader *r = NULL;
+	struct an_event ev;
+	struct an_diag d;
+	char path[512], msg[1024];
+	int rc;
+
+	tmp_path(path, sizeof(path), "bad");
+	write_file(path, data, len);
+	rc = an_reader_open(path, &r, &d);
+	if (rc == 0) {
+		/* the structure was fine: then reading must end or fail cleanly */
+		while ((rc = an_reader_next(r, &ev, &d)) != 0 && an_error_is_recoverable(rc))
+			;
+		an_reader_close(r);
+		rc = rc ? rc : 1;
+	}
+	an_diag_format(&d, msg, sizeof(msg));
+	unlink(path);
+	if (want == ANY_OUTCOME && (rc >= 0 || strstr(msg, path)))
+		return rc;
+	if ((want && rc != want) || (!want && rc >= 0) || (rc < 0 && !strstr(msg, path)))
+		fail_msg("%s (%zu bytes): rc %d want %d: '%s'", what, len, rc, want, msg);
+	return rc;
+}
+
+/* The Juno trace cut at many places: every cut is refused at open. */
+static void test_dat_truncated(void **state)
+{
+	static const struct { unsigned long long len; int want; } cuts[] = {
+		{ 1, AN_E_FORMAT },		/* not even the magic */
+		{ 9, AN_E_FORMAT },
+		{ 10, AN_E_CORRUPT },		/* magic, no version */
+		{ 12, AN_E_CORRUPT },
+		{ 100, AN_E_CORRUPT },		/* inside header_page */
+		{ 4096, AN_E_CORRUPT },		/* inside the event formats */
+		{ 100000, AN_E_CORRUPT },
+		{ 3000000, AN_E_CORRUPT },	/* inside kallsyms */
+		{ 3235840, AN_E_CORRUPT },	/* start of CPU 0 data */
+		{ 3236000, AN_E_CORRUPT },	/* inside CPU 0 data: crashed libtracecmd */
+		{ 3300000, AN_E_CORRUPT },
+		{ JUNO_SIZE - 1, AN_E_CORRUPT },	/* last byte of CPU 5 */
+	};
+	unsigned char *buf;
+	char path[1024];
+	size_t len;
+
+	(void)state;
+	if (!an_test_trace(JUNO, path, sizeof(path)))
+		return;
+	buf = slurp(path, &len);
+	assert_int_equal(len, JUNO_SIZE);
+	for (size_t i = 0; i < ARRAY_SIZE(cuts); i++)
+		open_bytes(buf, (size_t)cuts[i].len, cuts[i].want, "juno cut");
+	free(buf);
+}
+
+/* The v7 compressed form cut: refused, never a crash. */
+static void test_dat_truncated_v7(void **state)
+{
+	char path[1024], out[512], args[1536];
+	unsigned char *buf;
+	size_t len;
+
+	(void)state;
+	if (!an_test_trace(JUNO, path, sizeof(path)) || !have_trace_cmd())
+		return;
+	tmp_path(out, sizeof(out), "v7cut");
+	fmt(args, sizeof(args), "convert --file-version 7 --compression zstd -i '%s' -o '%s'",
+	    path, out);
+	if (!run_trace_cmd(args, "/dev/null"))
+		fail_msg("trace-cmd %s failed", args);
+	buf = slurp(out, &len);
+	unlink(out);
+	for (unsigned int k = 1; k < 16; k++)
+		open_bytes(buf, len * k / 16, 0, "v7 cut");
+	open_bytes(buf, len - 1, ANY_OUTCOME, "v7 cut");	/* the tail is not CPU data */
+	open_bytes(buf, 20, AN_E_CORRUPT, "v7 cut");
+	free(buf);
+}
+
+static size_t find(const struct dw *w, const char *s, size_t n)
+{
+	for (size_t i = 0; i + n <= w->len; i++)
+		if (!memcmp(w->p + i, s, n))
+			return i;
+	fail_msg("'%s' not in the synthetic trace", s);
+	return 0;
+}
+
+/* One edit of the synthetic trace and the refusal it must cause. */
+static const struct corrupt_case {
+	const char *what;
+	const char *anchor;	/* bytes found in the file */
+	size_t anchor_len;
+	long delta;		/* the edit is at anchor + delta */
+	const char *bytes;	/* bytes written there */
+	size_t n;
+	int want;
+} corrupt[] = {
+	{ "unknown version", "\x17\x08\x44tracing", 10, 10, "9", 1, AN_E_FORMAT },
+	{ "bad byte order", "\x17\x08\x44tracing", 10, 12, "\x02", 1, AN_E_CORRUPT },
+	{ "bad long size", "\x17\x08\x44tracing", 10, 13, "\x05", 1, AN_E_CORRUPT },
+	{ "odd page size", "\x17\x08\x44tracing", 10, 14, "\x03\x10", 2, AN_E_CORRUPT },
+	{ "header tag", "header_page", 11, 0, "HEADER", 6, AN_E_CORRUPT },
+	{ "huge header size", "header_page", 11, 12, "\xff\xff\xff\x7f", 4, AN_E_CORRUPT },
+	{ "huge CPU count", "options  ", 9, -4, "\x00\x00\x01\x00", 4, AN_E_CORRUPT },
+	{ "CPU data beyond the end", "flyrecord", 9, 10 + 6, "\x00\x7f", 2, AN_E_CORRUPT },
+	{ "CPU size beyond the end", "flyrecord", 9, 10 + 8 + 3, "\x10", 1, AN_E_CORRUPT },
+	{ "latency data", "flyrecord", 9, 0, "latency  ", 9, AN_E_FORMAT },
+	{ "unknown data tag", "flyrecord", 9, 0, "flyaway", 7, AN_E_CORRUPT },
+	{ "UNAME without its NUL", "aarch64", 7, 7, "x", 1, AN_E_CORRUPT },
+	{ "event hooks option", "options  ", 9, 10, "\x06", 1, AN_E_FORMAT },
+	{ "time shift option", "options  ", 9, 10, "\x0c", 1, AN_E_FORMAT },
+	{ "CPU count option of 3 bytes", "options  ", 9, 10, "\x08\x00\x03", 3, AN_E_CORRUPT },
+	{ "option larger than the file", "options  ", 9, 12, "\xff\xff\xff\x0f", 4, AN_E_CORRUPT },
+};
+
+static void test_dat_corrupt(void **state)
+{
+	struct dw w;
+
+	(void)state;
+	dw_build(&w, "Linux juno 5.10.0-ucval #1 SMP PREEMPT aarch64");
+	for (size_t i = 0; i < ARRAY_SIZE(corrupt); i++) {
+		const struct corrupt_case *c = &corrupt[i];
+		unsigned char *copy = malloc(w.len);
+		size_t at = find(&w, c->anchor, c->anchor_len) + (size_t)c->delta;
+		char what[256];
+
+		assert_non_null(copy);
+		memcpy(copy, w.p, w.len);
+		memcpy(copy + at, c->bytes, c->n);
+		snprintf(what, sizeof(what), "case %zu (%s)", i, c->what);
+		open_bytes(copy, w.len, c->want, what);
+		free(copy);
+	}
+	free(w.p);
+}
+
+/* A ring-buffer length running past its page: that record is a diagnostic. */
+static void test_dat_long_record(void **state)
+{
+	static const char anchor[] = "rt-app\0\0\0\0\0\0\0\0\0\0\x2a";	/* prev_comm, prev_pid */
+	struct an_reader *r;
+	struct an_event ev;
+	struct an_diag d;
+	char path[512];
+	int rc, nr_bad = 0, nr_events = 0;
+	size_t at;
+	struct dw w;
+
+	(void)state;
+	dw_build(&w, NULL);
+	at = find(&w, anchor, sizeof(anchor) - 1) - 12;	/* the record header */
+	memcpy(w.p + at, "\x00\x00\x00\x00\xff\xff\xff\x7f", 8);	/* type_len 0, length 2G */
+	tmp_path(path, sizeof(path), "long");
+	write_file(path, w.p, w.len);
+	free(w.p);
+	assert_int_equal(an_reader_open(path, &r, &d), 0);
+	while ((rc = an_reader_next(r, &ev, &d)) != 0) {
+		if (rc < 0) {
+			assert_int_equal(rc, AN_E_VALUE);
+			assert_int_equal(d.record, 1);
+			nr_bad++;
+		} else {
+			nr_events++;
+		}
+	}
+	assert_int_equal(nr_bad, 1);
+	assert_true(nr_events >= 3);	/* CPU 1 still reads */
+	an_reader_close(r);
+	unlink(path);
+}
+
+/* Damaged pages and records: refused, diagnosed or skipped, never a crash. */
+static void test_dat_bad_records(void **state)
+{
+	struct dw w;
+	size_t data;
+
+	(void)state;
+	dw_build(&w, NULL);
+	data = w.len - 2 * DW_PAGE;
+	for (size_t off = data; off < data + 512; off += 3) {
+		unsigned char *copy = malloc(w.len);
+
+		assert_non_null(copy);
+		memcpy(copy, w.p, w.len);
+		copy[off] ^= 0xff;
+		open_bytes(copy, w.len, ANY_OUTCOME, "flipped record byte");
+		free(copy);
+	}
+	free(w.p);
+}
+
+/*
+ * Inputs the fuzzer found (tests/fuzz/regressions/), one row each: the fix
+ * and what the reader must now answer.
+ */
+static const struct regression {
+	const char *file;
+	const char *fix;
+	int want;
+} regressions[] = {
+	{ "tracedat-v7-event-format-size.dat",
+	  "v7 metadata sections walked like v6: an event format size of 8e18 made "
+	  "libtracecmd malloc() it", AN_E_CORRUPT },
+	{ "tracedat-v6-header-page-token.dat",
+	  "header_page lines parsed as libtraceevent does: a broken 'field:' token left "
+	  "no timestamp size, the first page failed and libtracecmd crashed in its cleanup",
+	  AN_E_CORRUPT },
+	{ "tracedat-v6-field-bracket.dat",
+	  "field declarations checked for balanced brackets: 'char prev_comm[16~;' "
+	  "crashed libtraceevent's format parser", AN_E_CORRUPT },
+	{ "tracedat-v6-header-page-type.dat",
+	  "header_page types must be words: 'u6$' split into tokens, left no timestamp "
+	  "size and crashed libtracecmd's cleanup", AN_E_CORRUPT },
+	{ "tracedat-v6-undeclared-field.dat",
+	  "every REC->field of a print format must be declared: libtraceevent "
+	  "dereferenced the missing 'prev_state' inside __print_flags()", AN_E_CORRUPT },
+	{ "tracedat-v6-header-page-separator.dat",
+	  "header_page lines read token by token: a stray byte before 'size:' left no "
+	  "timestamp size in libtraceevent and crashed libtracecmd's cleanup", AN_E_CORRUPT },
+};
+
+static void test_dat_fuzz_regressions(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(regressions); i++) {
+		const struct regression *g = &regressions[i];
+		struct an_reader *r = NULL;
+		struct an_event ev;
+		struct an_diag d;
+		char path[1024];
+		int rc;
+
+		fmt(path, sizeof(path), "%s/tests/fuzz/regressions/%s", an_test_root(), g->file);
+		rc = an_reader_open(path, &r, &d);
+		if (rc == 0) {
+			while ((rc = an_reader_next(r, &ev, &d)) != 0 && an_error_is_recoverable(rc))
+				;
+			an_reader_close(r);
+			rc = rc ? rc : 1;
+		}
+		if (rc != g->want)
+			fail_msg("regression %zu (%s, %s): rc %d want %d (%s)", i, g->file, g->fix,
+				 rc, g->want, d.message);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dat_juno),
+		cmocka_unit_test(test_dat_juno_as_text),
+		cmocka_unit_test(test_dat_juno_as_v7),
+		cmocka_unit_test(test_dat_synthetic),
+		cmocka_unit_test(test_dat_synthetic_as_text),
+		cmocka_unit_test(test_dat_truncated),
+		cmocka_unit_test(test_dat_truncated_v7),
+		cmocka_unit_test(test_dat_corrupt),
+		cmocka_unit_test(test_dat_long_record),
+		cmocka_unit_test(test_dat_bad_records),
+		cmocka_unit_test(test_dat_fuzz_regressions),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
