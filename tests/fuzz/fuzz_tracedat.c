@@ -1,0 +1,54 @@
+/*
+ * tests/fuzz/fuzz_tracedat.c - libFuzzer target for the trace.dat reader
+ * (analyze/datcheck.c, analyze/tracedat.c over libtracecmd). The input is
+ * written to a memfd and opened by path, as ucval opens files.
+ */
+#define _GNU_SOURCE	/* memfd_create() */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "analyze/reader.h"
+
+/* Stop a run after this many results; inputs are small, this is a backstop. */
+#define FUZZ_MAX_RESULTS 100000
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	an_reader_set_quiet(true);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	int fd = memfd_create("fuzz.dat", MFD_CLOEXEC);
+	struct an_reader *r;
+	struct an_event ev;
+	struct an_diag d;
+	char path[64];
+	int rc;
+
+	if (fd < 0)
+		return 0;
+	if (write(fd, data, size) != (ssize_t)size)
+		goto out_close;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (an_reader_open(path, &r, &d) == 0) {
+		for (int n = 0; n < FUZZ_MAX_RESULTS; n++) {
+			rc = an_reader_next(r, &ev, &d);
+			if (rc == 0 || (rc < 0 && !an_error_is_recoverable(rc)))
+				break;
+		}
+		an_reader_close(r);
+	}
+out_close:
+	close(fd);
+	return 0;
+}
