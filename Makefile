@@ -204,7 +204,7 @@ check-fuzz: fuzz-build fuzz-seeds
 
 # --- demo -----------------------------------------------------------------
 demo: deps ucval
-	@sh tests/demo.sh ./ucval
+	@sh tests/demo.sh ./ucval demo.db
 
 clean:
 	rm -rf build build-san ucval
