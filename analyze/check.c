@@ -143,23 +143,15 @@ static void emit(struct an_results *res, const struct an_window *w)
 		res->err = err;
 }
 
-/**
- * an_win_observe() - one observation that disagrees with the model
- * @res: the results
- * @t: the key's window tracker
- * @obs: the disagreement: check, cpu, pid, ts_start_ns (its time), values,
- *	 rule and message
- *
- * Opens a window at @obs, or extends the open one to @obs's time. A window
- * keeps the values of its first observation: they say how it started.
- */
-void an_win_observe(struct an_results *res, struct an_win_track *t,
-		    const struct an_window *obs)
+/* Open a window of kind @is_fail at @obs, or extend the open one of that kind. */
+static void track(struct an_results *res, struct an_win_track *t,
+		  const struct an_window *obs, bool is_fail)
 {
-	(void)res;
+	if (t->is_open && t->w.is_fail != is_fail)
+		an_win_close(res, t, obs->ts_start_ns);
 	if (!t->is_open) {
 		t->w = *obs;
-		t->w.is_fail = true;
+		t->w.is_fail = is_fail;
 		t->w.ts_end_ns = obs->ts_start_ns;
 		t->w.n_events = 1;
 		t->is_open = true;
@@ -168,6 +160,38 @@ void an_win_observe(struct an_results *res, struct an_win_track *t,
 	if (obs->ts_start_ns > t->w.ts_end_ns)
 		t->w.ts_end_ns = obs->ts_start_ns;
 	t->w.n_events++;
+}
+
+/**
+ * an_win_observe() - one observation that disagrees with the model
+ * @res: the results
+ * @t: the key's window tracker
+ * @obs: the disagreement: check, cpu, pid, ts_start_ns (its time), values,
+ *	 rule and message
+ *
+ * Opens a FAIL window at @obs, or extends the open one to @obs's time. A
+ * window keeps the values of its first observation: they say how it started.
+ * An open UNDECIDED window of the key ends here.
+ */
+void an_win_observe(struct an_results *res, struct an_win_track *t,
+		    const struct an_window *obs)
+{
+	track(res, t, obs, true);
+}
+
+/**
+ * an_win_doubt() - one observation the check could not judge
+ * @res: the results
+ * @t: the key's window tracker
+ * @obs: as for an_win_observe()
+ *
+ * Like an_win_observe() for an UNDECIDED window (counted in n_undecided when
+ * it closes).
+ */
+void an_win_doubt(struct an_results *res, struct an_win_track *t,
+		  const struct an_window *obs)
+{
+	track(res, t, obs, false);
 }
 
 /**

@@ -135,6 +135,8 @@ void an_results_init(struct an_results *res, an_window_sink_fn sink, void *ctx);
 void an_results_finish(struct an_results *res);
 void an_win_observe(struct an_results *res, struct an_win_track *t,
 		    const struct an_window *obs);
+void an_win_doubt(struct an_results *res, struct an_win_track *t,
+		  const struct an_window *obs);
 void an_win_agree(struct an_results *res, struct an_win_track *t, uint64_t ts_ns);
 void an_win_close(struct an_results *res, struct an_win_track *t, uint64_t ts_ns);
 void an_win_undecided(struct an_results *res, const struct an_window *w);

@@ -101,27 +101,12 @@ void an_replay_doubt(struct an_replay *r, struct an_win_track *t,
 {
 	if (is_hiding)
 		r->res->stats[obs->check].is_hiding = true;
-	if (!t->is_open) {
-		t->w = *obs;
-		t->w.is_fail = false;
-		t->w.ts_end_ns = obs->ts_start_ns;
-		t->w.n_events = 1;
-		t->is_open = true;
-		return;
-	}
-	if (obs->ts_start_ns > t->w.ts_end_ns)
-		t->w.ts_end_ns = obs->ts_start_ns;
-	t->w.n_events++;
+	an_win_doubt(r->res, t, obs);
 }
 
 void an_replay_doubt_close(struct an_replay *r, struct an_win_track *t, uint64_t ts_ns)
 {
-	if (!t->is_open)
-		return;
-	if (ts_ns > t->w.ts_end_ns)
-		t->w.ts_end_ns = ts_ns;
-	t->is_open = false;
-	an_win_undecided(r->res, &t->w);
+	an_win_close(r->res, t, ts_ns);
 }
 
 /* ---- step flags and rq change tracking ---- */
