@@ -11,6 +11,7 @@
 
 static const struct ucval_cmd commands[] = {
 	{ "analyze", cmd_analyze, "replay traces against the model; verdicts, windows, SQLite" },
+	{ "collect", cmd_collect, "record sched, cpufreq and uclamp events into a trace.dat" },
 	{ "model", cmd_model, "what-if: expected frequency and rq clamps from the reference model" },
 };
 

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `ucval collect`: record sched, cpufreq and uclamp events into a trace.dat
+ * (issue 5): a tracefs instance of its own, the platform snapshot as
+ * markers, per-CPU pages streamed to disk, optionally a command run with
+ * requested clamps. Ctrl-C stops cleanly and still writes the file.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect/platform.h"
+#include "collect/record.h"
+#include "ucval.h"
+
+static const char collect_usage[] =
+	"usage: ucval collect -o FILE [options] [-- COMMAND [ARGS...]]\n"
+	"\n"
+	"Record the scheduler, cpufreq, idle and uclamp events this kernel has into\n"
+	"FILE (trace.dat v6, readable by trace-cmd report, KernelShark and ucval\n"
+	"analyze), with the platform snapshot as 'ucval:' markers. Records for -t\n"
+	"SECONDS, while COMMAND runs, or until Ctrl-C. Needs root.\n"
+	"\n"
+	"  -o, --output FILE   trace.dat to write (required)\n"
+	"  -t, --time SECONDS  stop after this long (also stops before COMMAND ends)\n"
+	"  -b, --buffer KB     per-CPU ring buffer size in KiB (default: the kernel's)\n"
+	"      --clock C       trace clock (local, global, mono, boot, ...)\n"
+	"  -e, --event EVENT   record this event too ('system:event' or 'event');\n"
+	"                      may be repeated\n"
+	"      --instance NAME tracefs instance to create and remove (default ucval)\n"
+	"      --uclamp-min N  run COMMAND with this util_min request (sched_setattr)\n"
+	"      --uclamp-max N  run COMMAND with this util_max request\n"
+	"  -q, --quiet         no progress and no summary\n"
+	"  -h, --help          this text\n"
+	"\n"
+	"The temporary per-CPU data lives next to FILE until it is written.\n"
+	"exit status: 0 recorded, 2 bad usage or recording impossible (no tracefs,\n"
+	"not root, output not writable)\n";
+
+#define POLL_MS		100	/* longest wait between two drains of the buffers */
+#define PROGRESS_MS	1000	/* progress line and new workload tasks, each second */
+#define KILL_WAIT_MS	2000	/* a signalled command gets this long, then SIGKILL */
+#define MAX_EVENTS	64	/* -e options */
+#define MAX_SEEN_TASKS	4096	/* workload threads given a task marker */
+
+enum { OPT_CLOCK = 256, OPT_INSTANCE, OPT_UCLAMP_MIN, OPT_UCLAMP_MAX };
+
+static const struct option collect_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "time", required_argument, NULL, 't' },
+	{ "buffer", required_argument, NULL, 'b' },
+	{ "clock", required_argument, NULL, OPT_CLOCK },
+	{ "event", required_argument, NULL, 'e' },
+	{ "instance", required_argument, NULL, OPT_INSTANCE },
+	{ "uclamp-min", required_argument, NULL, OPT_UCLAMP_MIN },
+	{ "uclamp-max", required_argument, NULL, OPT_UCLAMP_MAX },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct collect_args {
+	const char *output;
+	double seconds;		/* 0: no limit */
+	struct col_record_opts rec;
+	const char *events[MAX_EVENTS];
+	long uclamp_min, uclamp_max;	/* -1: not requested */
+	bool is_quiet;
+	char **command;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;	/* only to interrupt poll() */
+}
+
+static void print_diag(const struct an_diag *d)
+{
+	char line[AN_DIAG_MSG_LEN + AN_DIAG_FILE_LEN + 64];
+
+	an_diag_format(d, line, sizeof(line));
+	fprintf(stderr, "ucval collect: %s\n", line);
+}
+
+static bool parse_long(const char *s, long min, long max, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return !errno && end != s && !*end && *v >= min && *v <= max;
+}
+
+static int parse_args(int argc, char **argv, struct collect_args *a)
+{
+	unsigned int nr_events = 0;
+	long v;
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->uclamp_min = a->uclamp_max = -1;
+	a->rec.extra = a->events;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:t:b:e:qh", collect_options, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'o': a->output = optarg; break;
+		case 't':
+			a->seconds = strtod(optarg, &end);
+			if (end == optarg || *end || a->seconds <= 0) {
+				fprintf(stderr, "ucval collect: bad duration '%s'\n", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'b':
+			if (!parse_long(optarg, 1, INT_MAX, &v)) {
+				fprintf(stderr, "ucval collect: bad buffer size '%s'\n", optarg);
+				return -EINVAL;
+			}
+			a->rec.buffer_kb = (unsigned int)v;
+			break;
+		case OPT_CLOCK: a->rec.clock = optarg; break;
+		case 'e':
+			if (nr_events == MAX_EVENTS) {
+				fprintf(stderr, "ucval collect: more than %d -e options\n", MAX_EVENTS);
+				return -EINVAL;
+			}
+			a->events[nr_events++] = optarg;
+			break;
+		case OPT_INSTANCE: a->rec.instance = optarg; break;
+		case OPT_UCLAMP_MIN:
+		case OPT_UCLAMP_MAX:
+			if (!parse_long(optarg, 0, UINT32_MAX, &v)) {
+				fprintf(stderr, "ucval collect: bad clamp value '%s'\n", optarg);
+				return -EINVAL;
+			}
+			*(c == OPT_UCLAMP_MIN ? &a->uclamp_min : &a->uclamp_max) = v;
+			break;
+		case 'q': a->is_quiet = true; break;
+		case 'h': fputs(collect_usage, stdout); return 1;
+		default: fputs(collect_usage, stderr); return -EINVAL;
+		}
+	}
+	a->rec.nr_extra = nr_events;
+	if (a->rec.instance && (!*a->rec.instance || strchr(a->rec.instance, '/') ||
+				!strcmp(a->rec.instance, ".") || !strcmp(a->rec.instance, ".."))) {
+		fprintf(stderr, "ucval collect: bad instance name '%s'\n", a->rec.instance);
+		return -EINVAL;
+	}
+	if (optind < argc)
+		a->command = argv + optind;
+	if (!a->output) {
+		fprintf(stderr, "ucval collect: no output file (-o FILE)\n\n%s", collect_usage);
+		return -EINVAL;
+	}
+	if ((a->uclamp_min >= 0 || a->uclamp_max >= 0) && !a->command) {
+		fprintf(stderr, "ucval collect: --uclamp-min/--uclamp-max need a COMMAND\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The directory of @path, for the output check and the temporary files. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+/* Fail early, before recording, when the output cannot be written. */
+static int check_output(const char *path, const char *dir)
+{
+	char *probe = NULL;
+	struct stat st;
+	int fd;
+
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "ucval collect: cannot write '%s': is a directory\n", path);
+		return -EISDIR;
+	}
+	if (asprintf(&probe, "%s/.ucval-probe.XXXXXX", dir) < 0)
+		return -ENOMEM;
+	fd = mkstemp(probe);
+	if (fd < 0) {
+		int err = -errno;
+
+		fprintf(stderr, "ucval collect: cannot write '%s': %s\n", path, strerror(errno));
+		free(probe);
+		return err;
+	}
+	close(fd);
+	unlink(probe);
+	free(probe);
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Snapshot lines into the trace; pages are saved as they fill (small -b). */
+static int emit_marker(void *ctx, const char *line)
+{
+	struct col_record *rec = ctx;
+	int err = col_record_marker(rec, line);
+
+	return err ? err : col_record_poll(rec, 0, NULL);
+}
+
+/* Fork @argv stopped on a pipe: it execs on a byte on @go, exits 127 on EOF. */
+static pid_t start_command(char **argv, int *go)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (!pid) {
+		char byte;
+
+		close(p[1]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		if (read(p[0], &byte, 1) != 1)
+			_exit(127);	/* the recorder gave up */
+		execvp(argv[0], argv);
+		fprintf(stderr, "ucval collect: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+/* sched_setattr() of the clamps on @pid; the setattr marker records the result. */
+static int apply_clamps(struct col_record *rec, const struct collect_args *a, pid_t pid)
+{
+	unsigned long long flags;
+	char line[COL_MARKER_LEN];
+	size_t n;
+	int ret;
+
+	ret = col_platform_setattr(pid, a->uclamp_min, a->uclamp_max, &flags);
+	n = (size_t)snprintf(line, sizeof(line), "ucval: setattr pid=%d", (int)pid);
+	if (a->uclamp_min >= 0)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " util_min=%ld", a->uclamp_min);
+	if (a->uclamp_max >= 0)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " util_max=%ld", a->uclamp_max);
+	snprintf(line + n, sizeof(line) - n, " flags=0x%llx ret=%d",
+		 flags, ret);
+	col_record_marker(rec, line);
+	return ret;
+}
+
+/* Task markers for workload threads not seen yet. */
+static void mark_new_tasks(struct col_record *rec, pid_t pid, pid_t *seen, unsigned int *nr)
+{
+	char path[64], line[COL_MARKER_LEN];
+	struct dirent *de;
+	DIR *dh;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dh = opendir(path);
+	if (!dh)
+		return;
+	while ((de = readdir(dh)) && *nr < MAX_SEEN_TASKS) {
+		pid_t tid = (pid_t)atoi(de->d_name);
+		bool is_known = false;
+
+		if (tid <= 0)
+			continue;
+		for (unsigned int i = 0; i < *nr && !is_known; i++)
+			is_known = seen[i] == tid;
+		if (is_known || col_platform_task_line(NULL, tid, line, sizeof(line)))
+			continue;
+		seen[(*nr)++] = tid;
+		col_record_marker(rec, line);
+	}
+	closedir(dh);
+}
+
+static void progress(struct col_record *rec, double elapsed, bool is_final)
+{
+	uint64_t events = 0, bytes = 0, lost = 0;
+
+	for (unsigned int c = 0; c < col_record_nr_cpus(rec); c++) {
+		struct col_cpu_stat st;
+
+		if (col_record_stat(rec, c, &st))
+			continue;
+		events += st.read_events + st.entries;
+		bytes += st.bytes;
+		lost += col_record_lost(&st);
+	}
+	fprintf(stderr, "\rucval collect: %.1f s, %llu events, %.1f MiB, %llu lost%s",
+		elapsed, (unsigned long long)events, (double)bytes / (1 << 20),
+		(unsigned long long)lost, is_final ? "\n" : "   ");
+}
+
+/* Stop a command still running when the recording ends on a signal or -t. */
+static int end_command(pid_t pid, int sig)
+{
+	int status = 0;
+
+	kill(pid, sig);
+	for (int ms = 0; ms < KILL_WAIT_MS; ms += 10) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return status;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+static void report_missing(const struct col_record *rec)
+{
+	const struct col_events *ev = col_record_events(rec);
+
+	for (unsigned int i = 0; i < ev->nr_missing; i++)
+		fprintf(stderr, "ucval collect: no %s event on this kernel: %s\n",
+			an_event_type_name(ev->missing[i]), col_events_why(ev->missing[i]));
+}
+
+static void report_end(struct col_record *rec, const char *output)
+{
+	uint64_t total = 0, lost_total = 0;
+
+	for (unsigned int c = 0; c < col_record_nr_cpus(rec); c++) {
+		struct col_cpu_stat st;
+		uint64_t lost;
+
+		if (col_record_stat(rec, c, &st))
+			continue;
+		lost = col_record_lost(&st);
+		total += st.read_events;
+		lost_total += lost;
+		fprintf(stderr, "ucval collect: cpu %u: %llu events, %llu bytes, %llu lost"
+			" (overrun %llu, commit overrun %llu, dropped %llu)\n", c,
+			(unsigned long long)st.read_events, (unsigned long long)st.bytes,
+			(unsigned long long)lost, (unsigned long long)st.overrun,
+			(unsigned long long)st.commit_overrun, (unsigned long long)st.dropped);
+	}
+	fprintf(stderr, "ucval collect: wrote '%s': %llu events, %llu lost%s\n", output,
+		(unsigned long long)total, (unsigned long long)lost_total,
+		lost_total ? " (the analysis marks those windows undecided; try a larger -b)" : "");
+}
+
+static int record_loop(struct col_record *rec, const struct collect_args *a, pid_t child,
+		       int *child_status, struct an_diag *d)
+{
+	double start = now_s(), last_progress = start;
+	bool is_tty = !a->is_quiet && isatty(STDERR_FILENO);
+	pid_t *seen = NULL;
+	unsigned int nr_seen = 0;
+	int err = 0;
+
+	if (child > 0)
+		seen = calloc(MAX_SEEN_TASKS, sizeof(*seen));
+	while (!err && !stop_signal) {
+		double t;
+
+		err = col_record_poll(rec, POLL_MS, d);
+		t = now_s();
+		if (child > 0 && waitpid(child, child_status, WNOHANG) == child) {
+			child = -1;
+			break;
+		}
+		if (a->seconds > 0 && t - start >= a->seconds)
+			break;
+		if ((t - last_progress) * 1000 >= PROGRESS_MS) {
+			last_progress = t;
+			if (child > 0 && seen)
+				mark_new_tasks(rec, child, seen, &nr_seen);
+			if (is_tty)
+				progress(rec, t - start, false);
+		}
+	}
+	if (child > 0)
+		*child_status = end_command(child, stop_signal ? stop_signal : SIGTERM);
+	if (is_tty)
+		progress(rec, now_s() - start, true);
+	free(seen);
+	return err;
+}
+
+static void report_child(char **command, int status)
+{
+	if (WIFEXITED(status))
+		fprintf(stderr, "ucval collect: '%s' exited with status %d\n", command[0],
+			WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		fprintf(stderr, "ucval collect: '%s' was killed by signal %d (%s)\n", command[0],
+			WTERMSIG(status), strsignal(WTERMSIG(status)));
+}
+
+int cmd_collect(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, sc = { .sa_handler = on_child };
+	struct collect_args a;
+	struct col_record *rec = NULL;
+	struct an_diag d;
+	char *dir = NULL;
+	int go = -1, child_status = 0, ret = UCVAL_EXIT_USAGE, err;
+	pid_t child = -1;
+
+	err = parse_args(argc, argv, &a);
+	if (err)
+		return err > 0 ? UCVAL_EXIT_OK : UCVAL_EXIT_USAGE;
+	if (geteuid()) {
+		fprintf(stderr, "ucval collect: recording needs root (tracefs instances and "
+			"events), run it with sudo\n");
+		return UCVAL_EXIT_USAGE;
+	}
+	dir = dir_of(a.output);
+	if (!dir || check_output(a.output, dir))
+		goto out_free;
+	a.rec.tmpdir = dir;
+	/*
+	 * Before the instance exists, so Ctrl-C never leaves it behind. No
+	 * SA_RESTART: a signal must end poll() at once.
+	 */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sc, NULL);
+	an_diag_clear(&d);
+	err = col_record_open(&a.rec, &rec, &d);
+	if (err) {
+		print_diag(&d);
+		goto out_free;
+	}
+	if (!a.is_quiet)
+		report_missing(rec);
+	err = col_record_start(rec, &d);
+	if (!err)
+		err = col_platform_snapshot(NULL, emit_marker, rec, &d);
+	if (!err)
+		err = col_record_enable(rec, &d);
+	if (!err)
+		err = col_platform_tasks(NULL, emit_marker, rec, &d);
+	if (!err && a.command) {
+		child = start_command(a.command, &go);
+		if (child < 0)
+			err = an_diag_fail(&d, -errno, "cannot start '%s': %s", a.command[0],
+					   strerror(errno));
+	}
+	if (!err && child > 0 && (a.uclamp_min >= 0 || a.uclamp_max >= 0)) {
+		int r = apply_clamps(rec, &a, child);
+
+		if (r)
+			fprintf(stderr, "ucval collect: sched_setattr(util_min/util_max) of '%s' "
+				"failed: %s (%d); recorded in the setattr marker, running it "
+				"unclamped\n", a.command[0], strerror(-r), r);
+	}
+	if (child > 0) {
+		char line[COL_MARKER_LEN];
+
+		if (!col_platform_task_line(NULL, child, line, sizeof(line)))
+			col_record_marker(rec, line);
+		if (!err && write(go, "g", 1) != 1)	/* let the command exec */
+			err = an_diag_fail(&d, -errno, "cannot start '%s': %s", a.command[0],
+					   strerror(errno));
+		close(go);	/* without the byte, the command exits 127 */
+		go = -1;
+	}
+	if (!err)
+		err = record_loop(rec, &a, child, &child_status, &d);
+	else if (child > 0)
+		waitpid(child, &child_status, 0);
+	if (!err)
+		err = col_record_stop(rec, &d);
+	if (!err)
+		err = col_record_write(rec, a.output, &d);
+	if (err) {
+		print_diag(&d);
+		goto out_close;
+	}
+	if (!a.is_quiet)
+		report_end(rec, a.output);
+	if (a.command && !a.is_quiet)
+		report_child(a.command, child_status);
+	if (stop_signal && !a.is_quiet)
+		fprintf(stderr, "ucval collect: stopped by signal %d (%s)\n", (int)stop_signal,
+			strsignal(stop_signal));
+	ret = UCVAL_EXIT_OK;
+out_close:
+	err = col_record_close(rec);
+	if (err)
+		fprintf(stderr, "ucval collect: cannot remove the tracefs instance: %s\n",
+			strerror(-err));
+out_free:
+	if (go >= 0)
+		close(go);
+	free(dir);
+	return ret;
+}

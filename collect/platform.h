@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * collect/platform.h - the platform snapshot as `ucval:` marker lines
+ * (spec/events.md §3): platform, cpu, sysctl, cgroup and task markers from
+ * sysfs, procfs, cgroupfs and sched_getattr(). A value this kernel does not
+ * expose is left out of its marker, never guessed.
+ */
+#ifndef UCVAL_COLLECT_PLATFORM_H
+#define UCVAL_COLLECT_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "analyze/diag.h"
+
+#define COL_MARKER_LEN	1024	/* longest marker line ucval writes */
+
+/* Receives one marker line (no newline); returns 0 or a negative errno. */
+typedef int (*col_platform_emit_fn)(void *ctx, const char *line);
+
+/**
+ * struct col_platform_roots - where the snapshot reads; NULL for the real ones
+ * @sys: sysfs root ("/sys"), tests point it at a fake tree
+ * @proc: procfs root ("/proc")
+ * @cgroup: cgroup v2 mount ("/sys/fs/cgroup")
+ */
+struct col_platform_roots {
+	const char *sys;
+	const char *proc;
+	const char *cgroup;
+};
+
+/**
+ * col_platform_snapshot() - emit the platform, cpu, sysctl and cgroup markers
+ * @roots: where to read, may be NULL
+ * @emit: receives each line
+ * @ctx: its context
+ * @d: diagnostic on failure
+ *
+ * Return: 0, or the first error of @emit (negative errno).
+ */
+int col_platform_snapshot(const struct col_platform_roots *roots, col_platform_emit_fn emit,
+			  void *ctx, struct an_diag *d);
+
+/**
+ * col_platform_tasks() - emit one task marker per thread of the system
+ * @roots: where to read, may be NULL
+ * @emit: receives each line
+ * @ctx: its context
+ * @d: diagnostic on failure
+ *
+ * Return: 0, or the first error of @emit. Threads that exit meanwhile are
+ * skipped.
+ */
+int col_platform_tasks(const struct col_platform_roots *roots, col_platform_emit_fn emit,
+		       void *ctx, struct an_diag *d);
+
+/**
+ * col_platform_task_line() - the task marker of one thread
+ * @roots: where to read, may be NULL
+ * @tid: thread id
+ * @buf: output line
+ * @len: its size (COL_MARKER_LEN)
+ *
+ * Return: 0, or -ESRCH when the thread is gone.
+ */
+int col_platform_task_line(const struct col_platform_roots *roots, pid_t tid, char *buf,
+			   size_t len);
+
+/**
+ * col_platform_setattr() - request clamps for @pid with sched_setattr()
+ * @pid: target task
+ * @util_min: requested util_min, or -1 to leave it
+ * @util_max: requested util_max, or -1 to leave it
+ * @flags: set to the sched_flags word passed to the kernel (for the marker)
+ *
+ * The policy and its parameters are kept (SCHED_FLAG_KEEP_ALL), as
+ * util-linux's uclampset does.
+ *
+ * Return: 0, or the kernel's negative errno (-EOPNOTSUPP without uclamp).
+ */
+int col_platform_setattr(pid_t pid, long util_min, long util_max, unsigned long long *flags);
+
+/**
+ * col_platform_has_uclamp() - whether the kernel has per-task uclamp
+ * @roots: where to read, may be NULL
+ *
+ * Return: true when the uclamp sysctls exist (CONFIG_UCLAMP_TASK).
+ */
+bool col_platform_has_uclamp(const struct col_platform_roots *roots);
+
+#endif /* UCVAL_COLLECT_PLATFORM_H */
