@@ -45,7 +45,8 @@ all: ucval
 help:
 	@echo "make            build ./ucval"
 	@echo "make deps       install the Debian packages ucval needs (root), or print the command"
-	@echo "make check      all tests, then again under ASan+UBSan"
+	@echo "make check      all tests, again under ASan+UBSan, then a short fuzz run"
+	@echo "make fuzz       fuzz each reader for FUZZ_SECONDS (default 60)"
 	@echo "make demo       build, run ucval on a bundled example, print the result"
 	@echo "make clean      remove build outputs"
 
@@ -100,6 +101,7 @@ check: deps
 	$(MAKE) check-layering
 	$(MAKE) check-unit
 	$(MAKE) check-san
+	$(MAKE) check-fuzz
 
 check-layering: $(MODEL_OBJS)
 	@bad=$$(nm -u $(MODEL_OBJS) | awk '{print $$2}' | sed 's/@.*//' | sort -u | \

@@ -126,6 +126,32 @@ static bool field_declared(const char *text, const char *end, const char *name, 
 }
 
 /*
+ * The print format is C: outside its string and character literals only
+ * these characters appear. libtraceevent's expression parser crashes on
+ * some others ('$').
+ */
+static bool print_fmt_chars_ok(const char *p, const char *end)
+{
+	static const char ops[] = "(),.[]{}&|^~!?:;+-*/%<>=";
+	char quote = 0;
+
+	for (; p < end; p++) {
+		if (quote) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			else if (*p == quote)
+				quote = 0;
+		} else if (*p == '"' || *p == '\'') {
+			quote = *p;
+		} else if (!is_ident(*p) && *p != ' ' && *p != '\t' && *p != '\n' &&
+			   !memchr(ops, *p, sizeof(ops) - 1)) {
+			return false;
+		}
+	}
+	return !quote;
+}
+
+/*
  * libtraceevent dereferences the field a print format looks up without
  * checking it found one, and crashes on an unclosed bracket.
  */
@@ -155,6 +181,8 @@ bool an_datformat_ok(const char *text, size_t len)
 		p = eol + 1;
 	}
 	fmt = memmem(text, len, "print fmt:", 10);
+	if (fmt && !print_fmt_chars_ok(fmt + 10, end))
+		return false;
 	for (p = fmt; p && (p = memmem(p, (size_t)(end - p), "REC->", 5)); ) {
 		const char *name = p += 5;
 

@@ -609,6 +609,9 @@ static const struct regression {
 	{ "tracedat-v6-header-page-separator.dat",
 	  "header_page lines read token by token: a stray byte before 'size:' left no "
 	  "timestamp size in libtraceevent and crashed libtracecmd's cleanup", AN_E_CORRUPT },
+	{ "tracedat-v6-print-fmt-char.dat",
+	  "print formats limited to C characters outside literals: a '$' crashed "
+	  "libtraceevent's expression parser", AN_E_CORRUPT },
 };
 
 static void test_dat_fuzz_regressions(void **state)
