@@ -1516,10 +1516,44 @@ static void test_gov_bad_input(void **state)
 	assert_int_equal(model_su_floor(&p, &in[0], &b, NULL), -EINVAL);
 }
 
+/*
+ * VS2: the clamps are the CPU aggregate, applied to cfs + rt only; DL
+ * bandwidth and irq are added after clamping and may exceed the max clamp.
+ * v3 (4.19): rq max 200, util_cfs 400, bw_dl 300 -> 200 + 300 = 500.
+ */
+static void test_vs2_dl_not_clamped(void **state)
+{
+	static const struct {
+		unsigned int util_cfs, bw_dl, irq, rq_max;
+		unsigned long long want;
+	} rows[] = {
+		{ 400, 0, 0, 200, 200 },	/* clamped */
+		{ 400, 300, 0, 200, 500 },	/* bw_dl on top, unclamped */
+		{ 400, 0, 512, 200, 612 },	/* 200 * 512 / 1024 + 512 */
+	};
+	struct model_su_policy p;
+	struct model_su_cpu_in in;
+	struct model_su_util u;
+
+	(void)state;
+	model_su_policy_init(&p, MODEL_KVER_V3, MODEL_V3);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		memset(&in, 0, sizeof(in));
+		in.util_cfs = rows[i].util_cfs;
+		in.bw_dl = rows[i].bw_dl;
+		in.irq = rows[i].irq;
+		in.rq_max = rows[i].rq_max;
+		model_su_cpu_util(&p, &in, &u, NULL);
+		if (u.util != rows[i].want)
+			fail_msg("case %zu (VS2): got %llu want %llu", i, u.util, rows[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_s1_policy_defaults),
+		cmocka_unit_test(test_vs2_dl_not_clamped),
 		cmocka_unit_test(test_s1_policy_check),
 		cmocka_unit_test(test_s1_cpu_check),
 		cmocka_unit_test(test_features),
