@@ -126,6 +126,24 @@ static bool field_declared(const char *text, const char *end, const char *name, 
 }
 
 /*
+ * libtraceevent folds "a / b" and "a % b" of two non-field atoms while it
+ * parses, and divides by zero when b is 0 or a word ("R%C->ret"). A divisor
+ * must be a field, a non-zero number or a parenthesis.
+ */
+static bool divisor_ok(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end)
+		return false;
+	if ((size_t)(end - p) >= 5 && !memcmp(p, "REC->", 5))
+		return true;
+	if (*p == '0')
+		return p + 1 < end && (p[1] == 'x' || p[1] == 'X' || (p[1] >= '0' && p[1] <= '9'));
+	return !is_ident(*p) || (*p >= '1' && *p <= '9');
+}
+
+/*
  * The print format is C: outside its string and character literals only
  * these characters appear. libtraceevent's expression parser crashes on
  * some others ('$').
@@ -143,6 +161,8 @@ static bool print_fmt_chars_ok(const char *p, const char *end)
 				quote = 0;
 		} else if (*p == '"' || *p == '\'') {
 			quote = *p;
+		} else if ((*p == '/' || *p == '%') && !divisor_ok(p + 1, end)) {
+			return false;
 		} else if (!is_ident(*p) && *p != ' ' && *p != '\t' && *p != '\n' &&
 			   !memchr(ops, *p, sizeof(ops) - 1)) {
 			return false;

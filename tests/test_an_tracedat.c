@@ -612,6 +612,12 @@ static const struct regression {
 	{ "tracedat-v6-print-fmt-char.dat",
 	  "print formats limited to C characters outside literals: a '$' crashed "
 	  "libtraceevent's expression parser", AN_E_CORRUPT },
+	{ "tracedat-v6-short-cpu-range.dat",
+	  "CPU data shorter than a page header still has its page checked: libtracecmd "
+	  "loads the whole page, failed on its commit and crashed in its cleanup", AN_E_CORRUPT },
+	{ "tracedat-v6-print-fmt-divide.dat",
+	  "divisors of a print format must be fields or non-zero numbers: 'R%C->ret' "
+	  "made libtraceevent divide by zero while parsing", AN_E_CORRUPT },
 };
 
 static void test_dat_fuzz_regressions(void **state)
