@@ -209,6 +209,6 @@ demo: deps ucval
 	@sh tests/demo.sh ./ucval demo.db
 
 clean:
-	rm -rf build build-san ucval
+	rm -rf build build-san $(FUZZ_O) ucval
 
 -include $(shell find $(O) build-san -name '*.d' 2>/dev/null)

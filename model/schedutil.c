@@ -426,7 +426,7 @@ static unsigned long long util_sum(const struct model_su_policy *p,
 	unsigned long long cap = p->capacity, u;
 	bool is_clamped = clamps_active(p, in);
 	/* S5 is the 4.18/4.19 form, S6 the same sum on 5.x–6.7 */
-	const char *rule = p->kver >= MODEL_KVER(5, 0, 0) ? "S6" : rule;
+	const char *rule = p->kver >= MODEL_KVER(5, 0, 0) ? "S6" : "S5";
 
 	if (in->is_rt_runnable && !is_clamped) {
 		model_su_explain_add(ex, "MS2", "RT runnable: capacity", 1, cap, 0);

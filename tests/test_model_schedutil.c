@@ -1485,6 +1485,20 @@ static void test_explain(void **state)
 	memset(&ex, 0, sizeof(ex));
 	model_su_gov_update(&p, &g, 0, T0, 0, &in, &res, &ex);
 	expect_steps(&ex, rgov, vgov, ARRAY_SIZE(rgov));
+	/*
+	 * Regression: the mainline sum's first step named itself with an
+	 * uninitialized pointer on kernels before 5.0 (S5 is the 4.18/4.19
+	 * rule, S6 the 5.x one).
+	 */
+	in.rq_min = 0;
+	mk_policy(&p, KV(4, 19), ML, opps_a, ARRAY_SIZE(opps_a), 1);
+	memset(&ex, 0, sizeof(ex));
+	assert_int_equal(model_su_expected(&p, &in, &ev, &ex), 0);
+	assert_string_equal(ex.step[0].rule, "S5");
+	mk_policy(&p, KV(5, 4), ML, opps_a, ARRAY_SIZE(opps_a), 1);
+	memset(&ex, 0, sizeof(ex));
+	assert_int_equal(model_su_expected(&p, &in, &ev, &ex), 0);
+	assert_string_equal(ex.step[0].rule, "S6");
 	/* fixed storage: excess steps are dropped and flagged */
 	memset(&ex, 0, sizeof(ex));
 	for (i = 0; i < MODEL_SU_EXPLAIN_MAX + 3; i++)
