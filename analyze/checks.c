@@ -12,6 +12,9 @@ const struct an_check_desc an_checks_builtin[] = {
 	{ AN_CHECK_TASK_EFFECTIVE,	an_check_task_effective_attach },
 	{ AN_CHECK_REQUEST_RESULT,	an_check_request_result_attach },
 	{ AN_CHECK_GROUPS_EXHAUSTED,	an_check_groups_exhausted_attach },
+	{ AN_CHECK_FREQ_BELOW_MIN_CLAMP,	an_check_freq_below_min_clamp_attach },
+	{ AN_CHECK_FREQ_ABOVE_MAX_CLAMP,	an_check_freq_above_max_clamp_attach },
+	{ AN_CHECK_FREQ_PREDICTION,		an_check_freq_prediction_attach },
 };
 
 const unsigned int an_checks_nr_builtin = sizeof(an_checks_builtin) / sizeof(an_checks_builtin[0]);

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze/check_freq_above_max_clamp.c - check freq_above_max_clamp
+ * (events.md §4).
+ *
+ * A policy's frequency must not stay above the ceiling the rq clamps of all
+ * its CPUs allow: model_su_ceiling(), the largest per-CPU utilization bound
+ * (each CPU's utilization taken at its capacity, clamped by its rq clamps,
+ * idle-retained UCLAMP_MAX included, VR11/MR4) through S9 and S10 within the
+ * policy limits. No ceiling while an RT task the variant does not clamp
+ * (S23, VS1.2 seed, MS2) or a DL task other than sugov:N (S24) is queued on
+ * one of its CPUs. Busy hold (S18, single-CPU policies): while the CPU has
+ * not been idle, schedutil may keep a frequency it committed earlier in that
+ * busy stretch, at most the highest ceiling of the stretch, which is then the
+ * ceiling. A new, lower ceiling binds only after the grace of freqstate.h;
+ * a higher one at once.
+ *
+ * Keys are policies (cpu = the policy's first CPU, pid -1). One n_checked is
+ * one interval in which the ceiling in force and the observed frequency stay
+ * the same and can both be judged. UNDECIDED: a CPU of the policy with an
+ * unknown runqueue or inside an integrity window, or no frequency observed
+ * yet. Rule of a window: VS1 (v3), MS1 (mainline 5.3–6.7), MS5 (6.8+).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "analyze/checks.h"
+#include "analyze/freqstate.h"
+#include "analyze/malloc.h"
+
+#define CHECK	AN_CHECK_FREQ_ABOVE_MAX_CLAMP
+
+struct ceil_policy {
+	struct an_fq_bound bound;
+	struct an_fq_key key;
+	bool was_busy;			/* a CPU ran a task since the last event */
+	bool is_stretch;		/* S18: the CPU has not been idle since ... */
+	unsigned int stretch_max_khz;	/* ... and its ceiling reached this */
+};
+
+struct ceil_check {
+	struct ceil_policy *pol;	/* per policy index (at most nr_cpus) */
+	unsigned int nr_slots;
+	bool has_uclamp_event;
+};
+
+static int setup(struct ceil_check *k, const struct an_replay *r)
+{
+	k->pol = an_calloc(r->nr_cpus, sizeof(*k->pol));
+	if (!k->pol)
+		return -ENOMEM;
+	k->nr_slots = r->nr_cpus;
+	for (unsigned int i = 0; i < k->nr_slots; i++)
+		an_fq_bound_init(&k->pol[i].bound, AN_FQ_UPPER);
+	return 0;
+}
+
+static void drop_until(struct an_replay *r, const struct an_freq_policy *p,
+		       struct ceil_policy *cp, uint64_t before_ns)
+{
+	uint64_t t;
+
+	while (an_fq_bound_next_drop(&cp->bound, before_ns, &t)) {
+		struct an_fq_judgement j = {
+			.check = CHECK, .cpu = p->su.cpu[0], .ts_ns = t, .is_decidable = true,
+			.obs_khz = cp->key.obs_khz, .lo_khz = AN_FQ_NO_FLOOR_KHZ,
+			.rule = an_fq_coupling_rule(r, p), .what = "ceiling",
+		};
+
+		an_fq_bound_drop(&cp->bound, t);
+		j.hi_khz = an_fq_bound_now(&cp->bound);
+		if (cp->key.has_state && cp->key.is_decidable)
+			an_fq_key_judge(r, &cp->key, &j, NULL);
+	}
+}
+
+static void before(struct an_replay *r, struct ceil_check *k, uint64_t now)
+{
+	for (unsigned int i = 0; i < r->nr_policies; i++) {
+		const struct an_freq_policy *p = &r->policy[i];
+		struct ceil_policy *cp = &k->pol[i];
+		struct an_fq_times g;
+
+		if (!an_fq_policy_usable(p))
+			continue;
+		an_fq_grace(r, p, &g);
+		an_fq_bound_elapse(&cp->bound, now, cp->was_busy, &g);
+		drop_until(r, p, cp, now);
+	}
+}
+
+/* The ceiling now, or false with @j's reason when it cannot be computed. */
+static bool ceiling_of(const struct an_replay *r, const struct an_freq_policy *p,
+		       struct an_fq_judgement *j, unsigned int *khz)
+{
+	struct model_su_cpu_in in[MODEL_SU_MAX_CPUS];
+	struct model_su_bound b;
+
+	for (unsigned int c = 0; c < p->su.nr_cpus; c++) {
+		if (an_fq_cpu_undecidable(r, p->su.cpu[c], j->ts_ns, &j->is_hiding, &j->why))
+			return false;
+		an_fq_cpu_in(r, p->su.cpu[c], &in[c]);
+	}
+	if (model_su_ceiling(&p->su, in, &b, NULL)) {
+		j->why = "the schedutil model refused the inputs";
+		return false;
+	}
+	*khz = b.is_bounded ? b.freq_khz : AN_FQ_NO_CEILING_KHZ;
+	return true;
+}
+
+/* S18: the highest ceiling of the current busy stretch of a 1-CPU policy. */
+static unsigned int held(const struct an_replay *r, const struct an_freq_policy *p,
+			 struct ceil_policy *cp, unsigned int khz)
+{
+	if (!an_fq_may_hold(r, p) || r->cpu[p->su.cpu[0]].curr_pid <= 0) {
+		cp->is_stretch = false;
+		return khz;
+	}
+	if (!cp->is_stretch || khz > cp->stretch_max_khz)
+		cp->stretch_max_khz = khz;
+	cp->is_stretch = true;
+	return cp->stretch_max_khz;
+}
+
+static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
+			 struct ceil_policy *cp)
+{
+	uint64_t now = r->step.ts_ns;
+	struct an_fq_times g;
+	struct an_fq_judgement j = {
+		.check = CHECK, .cpu = p->su.cpu[0], .ts_ns = now,
+		.rule = an_fq_coupling_rule(r, p), .what = "ceiling",
+	};
+	bool is_busy = an_fq_policy_busy(r, p);
+	unsigned int khz;
+
+	if (!ceiling_of(r, p, &j, &khz)) {
+		an_fq_bound_forget(&cp->bound);
+		cp->is_stretch = false;
+	} else {
+		an_fq_grace(r, p, &g);
+		an_fq_bound_set(&cp->bound, held(r, p, cp, khz));
+		an_fq_bound_step(&cp->bound, now, an_fq_policy_evaluated(r, p), is_busy, &g);
+		j.hi_khz = an_fq_bound_now(&cp->bound);
+		j.is_decidable = an_fq_policy_observed(r, p, &j.obs_khz);
+		j.why = "no frequency observed yet";
+	}
+	an_fq_key_judge(r, &cp->key, &j, NULL);
+	cp->was_busy = is_busy;
+}
+
+static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool is_after)
+{
+	struct ceil_check *k = ctx;
+
+	if (!k->pol && setup(k, r))
+		return -ENOMEM;
+	if (!is_after) {
+		before(r, k, ev->ts_ns);
+		return 0;
+	}
+	if (ev->type == AN_EV_UCLAMP_UTIL_CFS || ev->type == AN_EV_UCLAMP_UTIL_SE ||
+	    ev->type == AN_EV_UCLAMP_TASK_EFF)
+		k->has_uclamp_event = true;
+	for (unsigned int i = 0; i < r->nr_policies && i < k->nr_slots; i++)
+		if (an_fq_policy_usable(&r->policy[i]) &&
+		    an_fq_policy_touched(r, &r->policy[i], ev))
+			judge_policy(r, &r->policy[i], &k->pol[i]);
+	return 0;
+}
+
+static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
+{
+	struct ceil_check *k = ctx;
+
+	if (!k->pol)
+		return;
+	for (unsigned int i = 0; i < r->nr_policies && i < k->nr_slots; i++)
+		if (an_fq_policy_usable(&r->policy[i]))
+			drop_until(r, &r->policy[i], &k->pol[i], end_ns);
+	for (unsigned int i = 0; i < k->nr_slots; i++)
+		an_fq_key_close(r, &k->pol[i].key, end_ns, NULL);
+	an_fq_set_input(r, CHECK, k->has_uclamp_event || an_fq_has_clamps(r),
+			"no input: no clamp known (no request, uclamp event or platform model)");
+}
+
+static void on_free(void *ctx)
+{
+	struct ceil_check *k = ctx;
+
+	free(k->pol);
+	free(k);
+}
+
+/**
+ * an_check_freq_above_max_clamp_attach() - attach check freq_above_max_clamp
+ * @r: replay
+ * @d: diagnostic on failure
+ *
+ * Compares each policy's frequency with the ceiling of its CPUs' rq clamps
+ * (events.md §4; uclamp-v3.md VS1, VR11, uclamp-mainline.md MS1, MS2, MS5,
+ * MR4, schedutil.md S10, S18, S23, S24), after the grace of freqstate.h.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int an_check_freq_above_max_clamp_attach(struct an_replay *r, struct an_diag *d)
+{
+	struct ceil_check *k = an_calloc(1, sizeof(*k));
+	struct an_observer obs = {
+		.name = "freq_above_max_clamp", .event = on_event, .finish = on_finish,
+		.free = on_free, .ctx = k,
+	};
+
+	if (!k)
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	return an_replay_add_observer(r, &obs);
+}

@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze/freqstate.c - what the frequency checks share (freqstate.h): the
+ * grace of an expected bound, the judgement of a key into FAIL and UNDECIDED
+ * windows and intervals, and schedutil's view of a policy read from the
+ * replay (events.md §4, schedutil.md S2, S3, S15, S16, S18, S26).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/freqstate.h"
+
+/* ns per µs: rate_limit_us and tick_us to trace time. */
+#define NSEC_PER_USEC	1000ULL
+/* schedutil's kthread is named "sugov:<first CPU of the policy>" (S26). */
+#define SUGOV_PREFIX	"sugov:"
+
+/* ---- bounds with grace ---- */
+
+static unsigned int lenient_khz(enum an_fq_side side)
+{
+	return side == AN_FQ_LOWER ? AN_FQ_NO_FLOOR_KHZ : AN_FQ_NO_CEILING_KHZ;
+}
+
+/* Does @a let the kernel do strictly more than @b? */
+static bool is_looser(enum an_fq_side side, unsigned int a, unsigned int b)
+{
+	return side == AN_FQ_LOWER ? a < b : a > b;
+}
+
+/**
+ * an_fq_bound_init() - a bound that accepts everything and remembers nothing
+ * @b: the bound
+ * @side: which way it binds
+ */
+void an_fq_bound_init(struct an_fq_bound *b, enum an_fq_side side)
+{
+	memset(b, 0, sizeof(*b));
+	b->side = side;
+	b->cur_khz = lenient_khz(side);
+}
+
+/**
+ * an_fq_bound_forget() - the expectation became unknown: accept everything
+ * @b: the bound
+ *
+ * The next an_fq_bound_set() starts from "anything goes", so the kernel gets
+ * the whole grace to reach it.
+ */
+void an_fq_bound_forget(struct an_fq_bound *b)
+{
+	an_fq_bound_init(b, b->side);
+}
+
+/**
+ * an_fq_bound_set() - the expectation changed to @khz now
+ * @b: the bound
+ * @khz: the new expectation
+ *
+ * A looser expectation binds at once. A stricter one binds once the grace of
+ * the current one has run out: the current one is kept, waiting for the next
+ * scheduler event of the policy (an_fq_bound_chance()). Expectations that are
+ * no looser than a later one can never be the bound in force and go.
+ */
+void an_fq_bound_set(struct an_fq_bound *b, unsigned int khz)
+{
+	unsigned int prev = b->cur_khz;
+
+	if (khz == prev)
+		return;
+	b->cur_khz = khz;
+	while (b->nr && !is_looser(b->side, b->old[b->nr - 1].khz, khz))
+		b->nr--;
+	if (!is_looser(b->side, prev, khz))
+		return;
+	if (b->nr == AN_FQ_MAX_PENDING) {
+		/* cannot happen with OPP values; keep the looser one, longer */
+		b->old[b->nr - 1].stage = AN_FQ_WAIT_EVENT;
+		return;
+	}
+	b->old[b->nr++] = (struct an_fq_old){ .khz = prev, .stage = AN_FQ_WAIT_EVENT };
+}
+
+/**
+ * an_fq_bound_now() - the bound in force
+ * @b: the bound
+ *
+ * Return: the loosest expectation still within its grace, else the current.
+ */
+unsigned int an_fq_bound_now(const struct an_fq_bound *b)
+{
+	return b->nr ? b->old[0].khz : b->cur_khz;
+}
+
+/* Stage 2 to 3: the chance at @s_ns ends the grace one tail later. */
+static void take_chance(struct an_fq_old *o, uint64_t s_ns, const struct an_fq_times *g)
+{
+	o->stage = AN_FQ_DROP_AT;
+	o->ts_ns = s_ns + g->tail_ns;
+}
+
+/**
+ * an_fq_bound_elapse() - time passed from the previous event to @now_ns
+ * (call before the model takes the event at @now_ns)
+ * @b: the bound
+ * @now_ns: the event's time
+ * @was_busy: a CPU of the policy ran a task since the previous event
+ * @g: the policy's grace
+ *
+ * A busy policy ticks: a due tick is the scheduler event (stage 1 ends
+ * there), and a due evaluation chance is taken where it falls (stage 2).
+ */
+void an_fq_bound_elapse(struct an_fq_bound *b, uint64_t now_ns, bool was_busy,
+			const struct an_fq_times *g)
+{
+	if (!was_busy)
+		return;
+	for (unsigned int i = 0; i < b->nr; i++) {
+		struct an_fq_old *o = &b->old[i];
+
+		if (o->stage == AN_FQ_WAIT_EVENT && o->is_tick && o->ts_ns < now_ns) {
+			o->stage = AN_FQ_WAIT_CHANCE;
+			o->ts_ns += g->rl_ns;
+		}
+		if (o->stage == AN_FQ_WAIT_CHANCE && o->ts_ns < now_ns)
+			take_chance(o, o->ts_ns, g);
+	}
+}
+
+/**
+ * an_fq_bound_step() - what the event at @now_ns did to the grace (call
+ * after the model took it, and after an_fq_bound_set())
+ * @b: the bound
+ * @now_ns: the event's time
+ * @is_eval: it is a scheduler event of a CPU of the policy (stage 1 ends)
+ * @is_busy: a CPU of the policy runs a task after it (its tick is due by
+ *	     @now_ns + tick; an idle policy has no tick)
+ * @g: the policy's grace
+ */
+void an_fq_bound_step(struct an_fq_bound *b, uint64_t now_ns, bool is_eval, bool is_busy,
+		      const struct an_fq_times *g)
+{
+	for (unsigned int i = 0; i < b->nr; i++) {
+		struct an_fq_old *o = &b->old[i];
+
+		if (o->stage == AN_FQ_WAIT_EVENT && is_eval) {
+			o->stage = AN_FQ_WAIT_CHANCE;
+			o->ts_ns = now_ns + g->rl_ns;
+		} else if (o->stage == AN_FQ_WAIT_EVENT) {
+			if (is_busy && !o->is_tick)
+				o->ts_ns = now_ns + g->tick_ns;
+			o->is_tick = is_busy;
+		}
+		if (o->stage == AN_FQ_WAIT_CHANCE && (is_eval || is_busy) && o->ts_ns <= now_ns)
+			take_chance(o, now_ns, g);
+	}
+}
+
+/**
+ * an_fq_bound_next_drop() - when the oldest expectation's grace ends, if before
+ * @before_ns
+ * @b: the bound
+ * @before_ns: exclusive limit
+ * @ts_ns: the end of its grace
+ *
+ * Return: true when the oldest one's grace ends before @before_ns.
+ */
+bool an_fq_bound_next_drop(const struct an_fq_bound *b, uint64_t before_ns, uint64_t *ts_ns)
+{
+	if (!b->nr || b->old[0].stage != AN_FQ_DROP_AT || b->old[0].ts_ns >= before_ns)
+		return false;
+	*ts_ns = b->old[0].ts_ns;
+	return true;
+}
+
+/**
+ * an_fq_bound_drop() - the graces ending at or before @upto_ns ended: those
+ * expectations no longer bind
+ * @b: the bound
+ * @upto_ns: the instant (an_fq_bound_next_drop()); expectations whose grace
+ *	     ends at the same instant go together, so no bound is in force for
+ *	     no time at all
+ */
+void an_fq_bound_drop(struct an_fq_bound *b, uint64_t upto_ns)
+{
+	unsigned int n = 0;
+
+	while (n < b->nr && b->old[n].stage == AN_FQ_DROP_AT && b->old[n].ts_ns <= upto_ns)
+		n++;
+	b->nr -= n;
+	memmove(&b->old[0], &b->old[n], b->nr * sizeof(b->old[0]));
+}
+
+/* ---- judging a key ---- */
+
+static void account(struct an_fq_key *k, uint64_t ts_ns, struct an_fq_tally *tally)
+{
+	uint64_t d;
+
+	if (!k->has_state || !tally)
+		return;
+	d = ts_ns > k->since_ns ? ts_ns - k->since_ns : 0;
+	if (!k->is_decidable) {
+		tally->undecided_ns += d;
+	} else if (k->is_ok) {
+		tally->n_ok++;
+		tally->ok_ns += d;
+	} else {
+		tally->n_bad++;
+		tally->bad_ns += d;
+	}
+}
+
+static bool is_same(const struct an_fq_key *k, const struct an_fq_judgement *j)
+{
+	if (!k->has_state || k->is_decidable != j->is_decidable)
+		return false;
+	if (!j->is_decidable)
+		return k->why == j->why;
+	return (k->obs_khz == j->obs_khz && k->lo_khz == j->lo_khz &&
+				    k->hi_khz == j->hi_khz);
+}
+
+/**
+ * an_fq_key_judge() - the state of a key from @j->ts_ns on
+ * @r: replay (its results receive windows and counters)
+ * @k: the key
+ * @j: the judgement
+ * @tally: intervals are accounted here when they end; may be NULL
+ *
+ * A key is judged once per interval in which its observed frequency, its
+ * accepted range and its decidability stay the same: each decidable interval
+ * is one n_checked. A disagreeing interval opens (or extends) the key's FAIL
+ * window at its start; an agreeing one ends it there. An undecidable one ends
+ * the FAIL window and opens (or extends) the UNDECIDED one.
+ */
+void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_fq_judgement *j,
+		     struct an_fq_tally *tally)
+{
+	uint64_t ts = j->ts_ns;
+	struct an_window w = {
+		.check = j->check, .cpu = j->cpu, .pid = -1, .rule = j->rule,
+	};
+
+	if (is_same(k, j))
+		return;
+	if (k->has_state && ts < k->since_ns)
+		ts = k->since_ns;
+	account(k, ts, tally);
+	k->has_state = true;
+	k->since_ns = ts;
+	k->is_decidable = j->is_decidable;
+	k->obs_khz = j->obs_khz;
+	k->lo_khz = j->lo_khz;
+	k->hi_khz = j->hi_khz;
+	k->is_ok = j->obs_khz >= j->lo_khz && j->obs_khz <= j->hi_khz;
+	w.ts_start_ns = ts;
+	if (!j->is_decidable) {
+		an_win_close(r->res, &k->fail, ts);
+		if (k->doubt.is_open && k->why != j->why)
+			an_replay_doubt_close(r, &k->doubt, ts);
+		k->why = j->why;
+		w.rule = "";
+		snprintf(w.message, sizeof(w.message), "cpu %d: %s not judged: %s", j->cpu,
+			 j->what, j->why ? j->why : "inputs unknown");
+		an_replay_doubt(r, &k->doubt, &w, j->is_hiding);
+		return;
+	}
+	an_replay_doubt_close(r, &k->doubt, ts);
+	r->res->stats[j->check].n_checked++;
+	if (k->is_ok) {
+		an_win_agree(r->res, &k->fail, ts);
+		return;
+	}
+	w.observed = j->obs_khz;
+	w.expected = j->obs_khz < j->lo_khz ? j->lo_khz : j->hi_khz;
+	snprintf(w.message, sizeof(w.message), "cpu %d: frequency %u kHz %s the %s %lld kHz",
+		 j->cpu, j->obs_khz, j->obs_khz < j->lo_khz ? "below" : "above", j->what,
+		 w.expected);
+	an_win_observe(r->res, &k->fail, &w);
+}
+
+/**
+ * an_fq_key_close() - the trace ended (or the key went away) at @end_ns
+ * @r: replay
+ * @k: the key
+ * @end_ns: last instant
+ * @tally: where its last interval is accounted; may be NULL
+ */
+void an_fq_key_close(struct an_replay *r, struct an_fq_key *k, uint64_t end_ns,
+		     struct an_fq_tally *tally)
+{
+	account(k, end_ns, tally);
+	k->has_state = false;
+	an_win_close(r->res, &k->fail, end_ns);
+	an_replay_doubt_close(r, &k->doubt, end_ns);
+}
+
+/* ---- the policy as the replay shows it ---- */
+
+/**
+ * an_fq_policy_usable() - whether bounds and predictions can be computed
+ * @p: the policy, may be NULL
+ *
+ * Return: true when it has an OPP table and model_su_policy_check() accepts it.
+ */
+bool an_fq_policy_usable(const struct an_freq_policy *p)
+{
+	return p && p->has_opps && !model_su_policy_check(&p->su, NULL);
+}
+
+/**
+ * an_fq_policy_observed() - the policy's observed frequency
+ * @r: replay
+ * @p: the policy
+ * @khz: the latest cpu_frequency (or devlib marker) of any of its CPUs
+ *
+ * A policy has one clock (S1): the kthread (S26) and 5.3+ fast switches
+ * (S25) report it once per CPU, older fast switches for one CPU only.
+ *
+ * Return: false while none of its CPUs has reported a frequency.
+ */
+bool an_fq_policy_observed(const struct an_replay *r, const struct an_freq_policy *p,
+			   unsigned int *khz)
+{
+	const struct an_cpu *best = NULL;
+
+	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
+		const struct an_cpu *c = an_replay_cpu(r, p->su.cpu[i]);
+
+		if (c && c->freq_khz && (!best || c->freq_since_ns >= best->freq_since_ns))
+			best = c;
+	}
+	if (!best)
+		return false;
+	*khz = best->freq_khz;
+	return true;
+}
+
+/**
+ * an_fq_policy_busy() - whether a CPU of the policy runs a task (its tick runs)
+ * @r: replay
+ * @p: the policy
+ *
+ * Return: true when a CPU whose runqueue is known runs a task other than idle.
+ */
+bool an_fq_policy_busy(const struct an_replay *r, const struct an_freq_policy *p)
+{
+	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
+		const struct an_cpu *c = an_replay_cpu(r, p->su.cpu[i]);
+
+		if (c && c->is_known && c->curr_pid > 0)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * an_fq_policy_evaluated() - whether the current event is a scheduler event
+ * of a CPU of the policy (S2; call after the model)
+ * @r: replay
+ * @p: the policy
+ *
+ * Return: true or false.
+ */
+bool an_fq_policy_evaluated(const struct an_replay *r, const struct an_freq_policy *p)
+{
+	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
+		const struct an_cpu *c = an_replay_cpu(r, p->su.cpu[i]);
+
+		if (c && c->is_eval)
+			return true;
+	}
+	return false;
+}
+
+/* Events that change nothing a frequency check reads, unless flagged per CPU. */
+static bool is_local_event(enum an_event_type type)
+{
+	switch (type) {
+	case AN_EV_UNKNOWN:
+	case AN_EV_SCHED_SWITCH:
+	case AN_EV_SCHED_WAKEUP:
+	case AN_EV_SCHED_WAKEUP_NEW:
+	case AN_EV_SCHED_MIGRATE_TASK:
+	case AN_EV_CPU_IDLE:
+	case AN_EV_CPU_FREQUENCY:
+	case AN_EV_UCLAMP_UTIL_CFS:
+	case AN_EV_UCLAMP_UTIL_SE:
+	case AN_EV_SCHED_PELT_CFS:
+	case AN_EV_SCHED_UTIL:
+	case AN_EV_SUGOV_UTIL_UPDATE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * an_fq_policy_touched() - whether the current event may change what the
+ * frequency checks compute for the policy (call after the model)
+ * @r: replay
+ * @p: the policy
+ * @ev: the event
+ *
+ * Scheduler and util events touch the CPUs they evaluate or whose rq clamps
+ * they change, cpu_frequency its CPU; anything else (markers, requests,
+ * limits, exits, lost events) touches every policy.
+ *
+ * Return: true or false.
+ */
+bool an_fq_policy_touched(const struct an_replay *r, const struct an_freq_policy *p,
+			  const struct an_event *ev)
+{
+	if (!is_local_event(ev->type) || r->step.nr_issues || r->step.is_reset ||
+	    r->step.is_limits_changed)
+		return true;
+	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
+		int cpu = p->su.cpu[i];
+		const struct an_cpu *c = an_replay_cpu(r, cpu);
+
+		if (c && (c->is_eval || c->is_clamp_changed))
+			return true;
+		if (ev->type == AN_EV_CPU_FREQUENCY && ev->freq.cpu_id == cpu)
+			return true;
+		if (ev->type == AN_EV_SCHED_SWITCH && ev->cpu == cpu)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * an_fq_cpu_undecidable() - whether checks cannot judge @cpu at @ts_ns, and why
+ * @r: replay
+ * @cpu: CPU id
+ * @ts_ns: the instant
+ * @is_hiding: set when the doubt may hide a failure (lost events, integrity
+ *	       window, undefined model state); a CPU not known yet since the
+ *	       trace start hides nothing
+ * @why: static reason
+ *
+ * Return: true when an_replay_is_decidable() says no.
+ */
+bool an_fq_cpu_undecidable(const struct an_replay *r, int cpu, uint64_t ts_ns,
+			   bool *is_hiding, const char **why)
+{
+	const struct an_cpu *c = an_replay_cpu(r, cpu);
+
+	if (an_replay_is_decidable(r, cpu, ts_ns))
+		return false;
+	*is_hiding = true;
+	if (!c) {
+		*is_hiding = false;
+		*why = "cpu outside the model";
+	} else if (r->sys.is_undefined) {
+		*why = "model state undefined (v3 seed)";
+	} else if (ts_ns <= c->undecided_until_ns) {
+		*why = "inside a trace integrity window";
+	} else if (c->is_lost) {
+		*why = "runqueue forgotten after lost events";
+	} else {
+		*is_hiding = false;
+		*why = "runqueue not known yet";
+	}
+	return true;
+}
+
+/**
+ * an_fq_grace() - the parts of a policy's grace (freqstate.h)
+ * @r: replay
+ * @p: the policy
+ * @g: rl_ns: rate_limit_us (S15; 1000 µs when unknown); tail_ns and tick_ns:
+ *     tick_us (4000 µs when unknown)
+ *
+ * With --grace-us G the rate limit and tail parts are G minus one tick and
+ * the tick (all of G when G is shorter than a tick).
+ */
+void an_fq_grace(const struct an_replay *r, const struct an_freq_policy *p,
+		 struct an_fq_times *g)
+{
+	uint64_t total = an_replay_grace_ns(r, p);
+
+	g->tick_ns = (uint64_t)(p->su.tick_us ? p->su.tick_us : MODEL_SU_DEFAULT_TICK_US) *
+		     NSEC_PER_USEC;
+	g->tail_ns = g->tick_ns < total ? g->tick_ns : total;
+	g->rl_ns = total - g->tail_ns;
+}
+
+/**
+ * an_fq_is_sugov() - whether @comm is schedutil's kthread "sugov:N" (S26)
+ * @comm: task name
+ *
+ * Return: true or false.
+ */
+bool an_fq_is_sugov(const char *comm)
+{
+	return !strncmp(comm, SUGOV_PREFIX, sizeof(SUGOV_PREFIX) - 1);
+}
+
+/**
+ * an_fq_sugov_policy() - the policy whose kthread "sugov:N" is @comm
+ * @r: replay
+ * @comm: task name
+ *
+ * Return: the policy of CPU N, or NULL (not a sugov kthread, or no policy).
+ */
+struct an_freq_policy *an_fq_sugov_policy(const struct an_replay *r, const char *comm)
+{
+	if (!an_fq_is_sugov(comm))
+		return NULL;
+	return an_replay_cpu_policy(r, atoi(comm + sizeof(SUGOV_PREFIX) - 1));
+}
+
+/* A DL task other than sugov:N is queued on @cpu (S24: sugov never raises). */
+static bool dl_runnable(const struct an_replay *r, int cpu)
+{
+	const struct model_node *head = &r->mcpu[cpu].queued;
+	const struct model_node *n;
+
+	if (!r->mcpu[cpu].nr_dl)
+		return false;	/* sugov:N is a DL task of the replay */
+	model_list_for_each(n, head) {
+		const struct model_task *mt = model_container_of(n, struct model_task, rq_node);
+
+		if (mt->cls == MODEL_CLASS_DL && !an_fq_is_sugov(an_task_of(mt)->comm))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * an_fq_cpu_in() - what schedutil sees of @cpu, utilization aside (S4–S7)
+ * @r: replay (started; @cpu in the model)
+ * @cpu: CPU id
+ * @in: filled: the model's rq clamps (model_rq_value(), IDLE flag), whether
+ *	an RT task or a DL task other than sugov:N is queued, the mainline
+ *	static key; utilizations, irq, bw_dl and iowait are 0 (events.md §4:
+ *	what a trace cannot show is taken as 0)
+ */
+void an_fq_cpu_in(const struct an_replay *r, int cpu, struct model_su_cpu_in *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->rq_min = (unsigned int)model_rq_value(&r->sys, cpu, MODEL_UCLAMP_MIN);
+	in->rq_max = (unsigned int)model_rq_value(&r->sys, cpu, MODEL_UCLAMP_MAX);
+	in->is_rq_idle = model_rq_is_idle(&r->sys, cpu);
+	in->is_uclamp_used = r->sys.is_uclamp_used;
+	in->is_rt_runnable = r->mcpu[cpu].nr_rt > 0;
+	in->is_dl_runnable = dl_runnable(r, cpu);
+}
+
+/**
+ * an_fq_has_clamps() - whether the replay knows the clamps it feeds the model
+ * @r: replay
+ *
+ * A request, a group or a system default was given to the model, or the
+ * platform marker named the uclamp variant (then the defaults are known).
+ * uclamp events are counted by the checks themselves.
+ *
+ * Return: true or false.
+ */
+bool an_fq_has_clamps(const struct an_replay *r)
+{
+	return r->nr_requests || r->plat.model != AN_MODEL_UNKNOWN;
+}
+
+/**
+ * an_fq_may_hold() - whether schedutil's busy hold exists for the policy
+ * (S18: single-CPU policies, NO_HZ kernels, 4.12+)
+ * @r: replay
+ * @p: the policy
+ *
+ * Return: true or false; whether it applies at an instant also depends on the
+ * CPU not having been idle (and on MS6, 5.18+ mainline).
+ */
+bool an_fq_may_hold(const struct an_replay *r, const struct an_freq_policy *p)
+{
+	(void)r;
+	return p->su.nr_cpus == 1 && p->su.feat.has_busy_hold && p->su.is_nohz;
+}
+
+/**
+ * an_fq_coupling_rule() - the rule that couples rq clamps to frequency
+ * @r: replay
+ * @p: the policy
+ *
+ * Return: "VS1" (v3), "MS1" (mainline 5.3–6.7), "MS5" (6.8+), "S10" when the
+ * kernel has no uclamp (bounds come from the policy limits alone).
+ */
+const char *an_fq_coupling_rule(const struct an_replay *r, const struct an_freq_policy *p)
+{
+	if (!p->su.feat.has_uclamp)
+		return "S10";
+	if (r->variant == MODEL_V3)
+		return "VS1";
+	return p->su.feat.util_form == MODEL_SU_UTIL_PERF ? "MS5" : "MS1";
+}
+
+/**
+ * an_fq_set_input() - whether a frequency check had its inputs (events.md §4
+ * "needs"), with the reason when not; called by its finish
+ * @r: replay (finished)
+ * @check: the check
+ * @has_signal: its own input was seen (clamps, or a util signal)
+ * @no_signal: the reason when @has_signal is false ("no input: ...")
+ *
+ * Every check needs a cpufreq policy with an OPP table, a cpu_frequency of
+ * it and sched_switch events (runqueues). An unknown rate limit is noted.
+ */
+void an_fq_set_input(struct an_replay *r, enum an_check_id check, bool has_signal,
+		     const char *no_signal)
+{
+	struct an_check_stats *s = &r->res->stats[check];
+	bool has_policy = false, has_freq = false;
+
+	for (unsigned int i = 0; i < r->nr_policies; i++) {
+		unsigned int khz;
+
+		if (!an_fq_policy_usable(&r->policy[i]))
+			continue;
+		has_policy = true;
+		has_freq |= an_fq_policy_observed(r, &r->policy[i], &khz);
+		if (!r->policy[i].has_rate_limit)
+			an_replay_note(r, "rate limit of cpufreq policy %d unknown: %u us assumed "
+				       "for the grace", r->policy[i].id,
+				       MODEL_SU_DEFAULT_RATE_LIMIT_US);
+	}
+	if (has_policy && !r->plat.tick_us)
+		an_replay_note(r, "scheduler tick unknown: %u us assumed for the grace",
+			       MODEL_SU_DEFAULT_TICK_US);
+	s->has_input = has_policy && has_freq && r->nr_switches && has_signal;
+	if (!has_policy)
+		s->reason = "no input: no cpufreq policy with an OPP table (cpu markers or --platform)";
+	else if (!has_freq)
+		s->reason = "no input: needs cpu_frequency events";
+	else if (!r->nr_switches)
+		s->reason = "no input: needs sched_switch events";
+	else if (!has_signal)
+		s->reason = no_signal;
+}

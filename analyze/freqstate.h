@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * analyze/freqstate.h - what the three frequency checks share (events.md §4:
+ * freq_below_min_clamp, freq_above_max_clamp, freq_prediction): the grace
+ * window of an expected frequency, the judgement of one key (FAIL, UNDECIDED,
+ * intervals), and the schedutil inputs of a policy read from the replay.
+ *
+ * Grace (events.md §4, schedutil.md S2, S3, S15, S16): an expectation that
+ * changed at time c binds the kernel only once (1) a scheduler event of the
+ * policy happened at or after c (time e: schedutil runs only on scheduler
+ * events; a traced one, or the tick of a CPU that stays busy, at the latest
+ * one tick after c or after it became busy), (2) the rate limit passed after
+ * e and the kernel had a chance to evaluate again: a CPU of the policy was
+ * busy (its tick evaluates) or had a traced scheduler event at or after
+ * e + rate limit (time s), and (3) one tick more passed for that evaluation
+ * and for the sugov:N kthread (S26): the expectation binds from s + tick.
+ * On a busy policy with a traced event at c this is the spec's "rate limit +
+ * one tick from the first scheduler event"; an idle policy (NO_HZ: no tick,
+ * no evaluation) is not held to it until it is evaluated again.
+ * While an older expectation is still within its grace, the kernel may still
+ * follow it: the bound in force is the most lenient of the expectations
+ * whose grace has not run out, and the current one.
+ */
+#ifndef UCVAL_ANALYZE_FREQSTATE_H
+#define UCVAL_ANALYZE_FREQSTATE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analyze/replay.h"
+
+/* No lower bound (floor of an idle CPU, unknown expectation). */
+#define AN_FQ_NO_FLOOR_KHZ	0u
+/* No upper bound (no ceiling: RT/DL runnable, unknown expectation). */
+#define AN_FQ_NO_CEILING_KHZ	UINT_MAX
+/* Expectations one bound keeps: they are OPPs, strictly ordered (+ lenient). */
+#define AN_FQ_MAX_PENDING	(MODEL_SU_MAX_OPPS + 2)
+
+/* Which way a bound binds the observed frequency. */
+enum an_fq_side {
+	AN_FQ_LOWER,		/* observed >= bound (floor, prediction low end) */
+	AN_FQ_UPPER,		/* observed <= bound (ceiling, prediction high end) */
+};
+
+/* Where an older expectation is in its grace. */
+enum an_fq_stage {
+	AN_FQ_WAIT_EVENT,	/* no scheduler event of the policy since it ended;
+				 * ts_ns: latest tick while busy (is_tick) */
+	AN_FQ_WAIT_CHANCE,	/* waits for an evaluation chance at or after ts_ns */
+	AN_FQ_DROP_AT,		/* stops binding the kernel's leeway at ts_ns */
+};
+
+/**
+ * struct an_fq_old - an expectation that was replaced but may still be followed
+ * @khz: its frequency
+ * @stage: grace stage
+ * @is_tick: WAIT_EVENT: a CPU of the policy is busy, its tick is due by @ts_ns
+ * @ts_ns: WAIT_EVENT: that tick; WAIT_CHANCE: earliest evaluation chance
+ *	   (e + rate limit); DROP_AT: end of its grace (s + tick)
+ */
+struct an_fq_old {
+	unsigned int khz;
+	enum an_fq_stage stage;
+	bool is_tick;
+	uint64_t ts_ns;
+};
+
+/**
+ * struct an_fq_times - the grace of a policy, in parts (an_fq_grace())
+ * @rl_ns: rate limit part
+ * @tail_ns: tick part after the evaluation chance
+ * @tick_ns: the scheduler tick (a busy CPU is evaluated at least this often)
+ */
+struct an_fq_times {
+	uint64_t rl_ns;
+	uint64_t tail_ns;
+	uint64_t tick_ns;
+};
+
+/**
+ * struct an_fq_bound - an expected bound as a function of time, with grace
+ * @side: lower or upper bound
+ * @cur_khz: the current expectation
+ * @nr: older expectations still within their grace, @old[0] the oldest
+ * @old: them; each is more lenient than the ones after it and than @cur_khz,
+ *	 so the bound in force is @old[0] (or @cur_khz when none)
+ */
+struct an_fq_bound {
+	enum an_fq_side side;
+	unsigned int cur_khz;
+	unsigned int nr;
+	struct an_fq_old old[AN_FQ_MAX_PENDING];
+};
+
+void an_fq_bound_init(struct an_fq_bound *b, enum an_fq_side side);
+void an_fq_bound_forget(struct an_fq_bound *b);
+void an_fq_bound_set(struct an_fq_bound *b, unsigned int khz);
+unsigned int an_fq_bound_now(const struct an_fq_bound *b);
+void an_fq_bound_elapse(struct an_fq_bound *b, uint64_t now_ns, bool was_busy,
+			const struct an_fq_times *g);
+void an_fq_bound_step(struct an_fq_bound *b, uint64_t now_ns, bool is_eval, bool is_busy,
+		      const struct an_fq_times *g);
+bool an_fq_bound_next_drop(const struct an_fq_bound *b, uint64_t before_ns, uint64_t *ts_ns);
+void an_fq_bound_drop(struct an_fq_bound *b, uint64_t upto_ns);
+
+/**
+ * struct an_fq_tally - intervals one key was judged over (accuracy figures)
+ * @n_ok: decidable intervals whose observed frequency was accepted
+ * @n_bad: decidable intervals whose observed frequency was not
+ * @ok_ns: their total duration
+ * @bad_ns: likewise
+ * @undecided_ns: time the key could not be judged
+ */
+struct an_fq_tally {
+	uint64_t n_ok;
+	uint64_t n_bad;
+	uint64_t ok_ns;
+	uint64_t bad_ns;
+	uint64_t undecided_ns;
+};
+
+/**
+ * struct an_fq_key - the judgement state of one key (check, cpu)
+ * @fail: its FAIL window
+ * @doubt: its UNDECIDED window
+ * @has_state: an interval is open
+ * @is_decidable: the open interval could be judged
+ * @is_ok: its observed frequency was accepted
+ * @obs_khz: observed frequency of the open interval
+ * @lo_khz: accepted range of the open interval (@lo_khz..@hi_khz)
+ * @hi_khz: likewise
+ * @since_ns: start of the open interval
+ * @why: reason of the open UNDECIDED window (a new reason starts a new one)
+ */
+struct an_fq_key {
+	struct an_win_track fail;
+	struct an_win_track doubt;
+	bool has_state;
+	bool is_decidable;
+	bool is_ok;
+	unsigned int obs_khz;
+	unsigned int lo_khz;
+	unsigned int hi_khz;
+	uint64_t since_ns;
+	const char *why;
+};
+
+/**
+ * struct an_fq_judgement - one key at one instant
+ * @check: the check
+ * @cpu: key CPU (the CPU, or the policy's first CPU)
+ * @ts_ns: the instant
+ * @is_decidable: the key can be judged
+ * @is_hiding: an undecidable key may hide a failure (integrity, lost events)
+ * @why: static text saying why it cannot be judged
+ * @obs_khz: observed frequency of the policy
+ * @lo_khz: lowest accepted frequency (AN_FQ_NO_FLOOR_KHZ: none)
+ * @hi_khz: highest accepted frequency (AN_FQ_NO_CEILING_KHZ: none)
+ * @rule: rule ID a FAIL window cites
+ * @what: "floor", "ceiling" or "prediction", for the message
+ */
+struct an_fq_judgement {
+	enum an_check_id check;
+	int cpu;
+	uint64_t ts_ns;
+	bool is_decidable;
+	bool is_hiding;
+	const char *why;
+	unsigned int obs_khz;
+	unsigned int lo_khz;
+	unsigned int hi_khz;
+	const char *rule;
+	const char *what;
+};
+
+void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_fq_judgement *j,
+		     struct an_fq_tally *tally);
+void an_fq_key_close(struct an_replay *r, struct an_fq_key *k, uint64_t end_ns,
+		     struct an_fq_tally *tally);
+
+/* ---- the policy as the replay shows it ---- */
+
+bool an_fq_policy_usable(const struct an_freq_policy *p);
+bool an_fq_policy_observed(const struct an_replay *r, const struct an_freq_policy *p,
+			   unsigned int *khz);
+bool an_fq_policy_busy(const struct an_replay *r, const struct an_freq_policy *p);
+bool an_fq_policy_touched(const struct an_replay *r, const struct an_freq_policy *p,
+			  const struct an_event *ev);
+bool an_fq_policy_evaluated(const struct an_replay *r, const struct an_freq_policy *p);
+bool an_fq_cpu_undecidable(const struct an_replay *r, int cpu, uint64_t ts_ns,
+			   bool *is_hiding, const char **why);
+void an_fq_grace(const struct an_replay *r, const struct an_freq_policy *p,
+		 struct an_fq_times *g);
+void an_fq_cpu_in(const struct an_replay *r, int cpu, struct model_su_cpu_in *in);
+bool an_fq_is_sugov(const char *comm);
+struct an_freq_policy *an_fq_sugov_policy(const struct an_replay *r, const char *comm);
+bool an_fq_has_clamps(const struct an_replay *r);
+bool an_fq_may_hold(const struct an_replay *r, const struct an_freq_policy *p);
+const char *an_fq_coupling_rule(const struct an_replay *r, const struct an_freq_policy *p);
+void an_fq_set_input(struct an_replay *r, enum an_check_id check, bool has_signal,
+		     const char *no_signal);
+
+/**
+ * struct an_freq_figures - accuracy of freq_prediction over one trace
+ * @n_intervals: decidable intervals judged (its n_checked, rate limit aside)
+ * @n_matched: of which the observed frequency was accepted
+ * @n_mismatched: of which it was not
+ * @matched_ns: time the observed frequency was accepted
+ * @mismatched_ns: time it was not
+ * @undecided_ns: time (summed over policies) no judgement was possible
+ * @n_observed: observed frequency changes of a policy while it was decidable
+ * @n_observed_matched: of which the new frequency was accepted at once
+ * @n_predicted: changes of the predicted OPP while decidable
+ * @n_predicted_reached: of which the observed frequency reached the new OPP
+ *			 before the prediction changed again
+ * @n_rate_checked: observed changes judged against a known rate limit
+ * @n_rate_violations: of which came earlier than the rate limit allows
+ */
+struct an_freq_figures {
+	uint64_t n_intervals;
+	uint64_t n_matched;
+	uint64_t n_mismatched;
+	uint64_t matched_ns;
+	uint64_t mismatched_ns;
+	uint64_t undecided_ns;
+	uint64_t n_observed;
+	uint64_t n_observed_matched;
+	uint64_t n_predicted;
+	uint64_t n_predicted_reached;
+	uint64_t n_rate_checked;
+	uint64_t n_rate_violations;
+};
+
+int an_freq_prediction_figures(const struct an_replay *r, struct an_freq_figures *out);
+
+#endif /* UCVAL_ANALYZE_FREQSTATE_H */
