@@ -12,6 +12,11 @@
  *    EBUSY, ...: permissions and policy parameters the trace does not show):
  *    UNDECIDED, one window per request, the model is not given the request;
  *  - v3 seed state undefined (VQ3/VQ7/VQ8): UNDECIDED;
+ *  - the kernel answers EOPNOTSUPP where the model does not (MA1): the
+ *    kernel was built without CONFIG_UCLAMP_TASK (or the v3 series'
+ *    Kconfig), which answers so before any validation and which the
+ *    trace does not show: UNDECIDED, not FAIL — a kernel without uclamp
+ *    is not a uclamp kernel that misbehaves;
  *  - agreement: n_checked; the open FAIL window of that pid ends;
  *  - disagreement: FAIL window keyed by the target pid, cpu -1, expected the
  *    model's answer, observed the kernel's (as text: "0", "EINVAL", "3"),
@@ -73,6 +78,21 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	r->res->stats[AN_CHECK_REQUEST_RESULT].has_input = true;
 	w.rule = rule_of(r, q->model_ret, q->ret);
 	ret_text(q->ret, w.observed_text);
+	if (q->ret == -EOPNOTSUPP && q->model_ret != -EOPNOTSUPP && q->is_applied &&
+	    !r->sys.is_undefined) {
+		ret_text(q->model_ret, w.expected_text);
+		snprintf(w.message, sizeof(w.message),
+			 "request for pid %d: kernel EOPNOTSUPP: built without uclamp?",
+			 q->pid);
+		w.rule = "MA1";
+		w.ts_end_ns = ev->ts_ns;
+		w.n_events = 1;
+		r->res->stats[AN_CHECK_REQUEST_RESULT].is_hiding = true;
+		an_win_undecided(r->res, &w);
+		an_replay_note(r, "request_result: the kernel answers EOPNOTSUPP to "
+			       "clamp requests: built without CONFIG_UCLAMP_TASK?");
+		return 0;
+	}
 	if (!q->is_applied || r->sys.is_undefined) {
 		snprintf(w.expected_text, sizeof(w.expected_text), "?");
 		snprintf(w.message, sizeof(w.message),

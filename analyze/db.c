@@ -166,6 +166,25 @@ out_rollback:
 	return err;
 }
 
+/*
+ * WAL lets `-j N` writers analyze while another commits. Switching a file to
+ * WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY there without
+ * calling the busy handler when another process is opening the same new file
+ * at that moment: retry for as long as the busy timeout allows.
+ */
+static int set_wal(struct an_db *db, struct an_diag *d)
+{
+	for (int waited_ms = 0;; waited_ms += 10) {
+		int rc = sqlite3_exec(db->conn, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc & 0xff) != SQLITE_BUSY || waited_ms >= AN_DB_BUSY_TIMEOUT_MS)
+			return db_fail(db, d, "cannot switch to WAL");
+		sqlite3_sleep(10);
+	}
+}
+
 /**
  * an_db_open() - open or create a results database
  * @out: the handle, to be closed with an_db_close()
@@ -198,7 +217,7 @@ int an_db_open(struct an_db **out, const char *path, struct an_diag *d)
 	sqlite3_busy_timeout(db->conn, AN_DB_BUSY_TIMEOUT_MS);
 	err = exec(db, "PRAGMA foreign_keys = ON", d);
 	if (!err)
-		err = exec(db, "PRAGMA journal_mode = WAL", d);
+		err = set_wal(db, d);
 	if (!err)
 		err = setup_schema(db, d);
 	if (err)
