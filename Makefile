@@ -48,6 +48,7 @@ help:
 	@echo "make check      all tests, again under ASan+UBSan, then a short fuzz run"
 	@echo "make fuzz       fuzz each reader for FUZZ_SECONDS (default 60)"
 	@echo "make demo       build, run ucval on a bundled example, print the result"
+	@echo "make bench      speed of ucval analyze against trace-cmd report and libtracecmd"
 	@echo "make clean      remove build outputs"
 
 # --- dependencies ---------------------------------------------------------
@@ -203,6 +204,19 @@ check-fuzz: fuzz-build fuzz-seeds
 	$(call run-fuzz,$(FUZZ_CHECK_SECONDS))
 
 -include $(shell find $(FUZZ_O) -name '*.d' 2>/dev/null)
+
+# --- bench ----------------------------------------------------------------
+# Prints speed figures (never asserts a time): see tests/bench/run.sh.
+BENCH_O := $(O)/bench
+
+$(BENCH_O)/tcmd_iter: tests/bench/tcmd_iter.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
+
+bench: deps ucval $(BENCH_O)/tcmd_iter
+	@UCVAL_SHARED=$(UCVAL_SHARED) sh tests/bench/run.sh $(CURDIR)/ucval \
+		$(CURDIR)/$(BENCH_O)/tcmd_iter $(CURDIR)/$(BENCH_O)
 
 # --- demo -----------------------------------------------------------------
 demo: deps ucval

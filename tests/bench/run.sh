@@ -1,0 +1,130 @@
+#!/bin/sh
+# tests/bench/run.sh UCVAL TCMD_ITER WORKDIR - `make bench`: how fast is
+# `ucval analyze` against `trace-cmd report` and against plain libtracecmd
+# iteration (tcmd_iter) on the same trace.dat, and how fast are the text and
+# systrace readers. Prints wall time (best of $BENCH_RUNS), events/s, peak
+# RSS and ratios. It never asserts a time: numbers are for people.
+#
+# Traces (made once, cached in WORKDIR):
+#   synth.dat  `ucval synth`, $BENCH_SYNTH_EVENTS events (when ucval has synth)
+#   real.dat   `ucval collect` of `perf bench sched pipe` (root, tracefs, perf)
+#   juno       the public Juno trace from $UCVAL_SHARED (small: start-up costs)
+set -u
+UCVAL=$1 ITER=$2 WORK=$3
+RUNS=${BENCH_RUNS:-3}
+SYNTH_EVENTS=${BENCH_SYNTH_EVENTS:-5000000}
+SHARED=${UCVAL_SHARED:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}
+mkdir -p "$WORK"
+
+# best TIME RSS_KB of $RUNS runs of "$@" (stdout discarded). Exit status up
+# to 3 is a verdict (ucval analyze), not a failure. $FRESH_DB is removed
+# before each run.
+best() {
+	b_t= b_m=
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		[ -n "${FRESH_DB:-}" ] && rm -f "$FRESH_DB" "$FRESH_DB-wal" "$FRESH_DB-shm"
+		/usr/bin/time -f '%x %e %M' -o "$WORK/time" "$@" >/dev/null 2>"$WORK/stderr"
+		read -r x t m <<-END
+		$(tail -n 1 "$WORK/time")
+		END
+		if [ "$x" -gt 3 ]; then
+			echo "bench: '$*' failed ($x)" >&2
+			cat "$WORK/stderr" >&2
+			return 1
+		fi
+		if [ -z "$b_t" ] || awk "BEGIN{exit !($t < $b_t)}"; then b_t=$t; fi
+		if [ -z "$b_m" ] || [ "$m" -gt "$b_m" ]; then b_m=$m; fi
+		i=$((i + 1))
+	done
+	echo "$b_t $b_m"
+}
+
+row() {	# row LABEL TIME RSS EVENTS REF_TIME
+	awk -v l="$1" -v t="$2" -v m="$3" -v n="$4" -v r="$5" 'BEGIN {
+		if (t < 0.005) t = 0.005;
+		printf "  %-34s %8.2f s %10.0f ev/s %7.1f MB", l, t, n / t, m / 1024;
+		if (r != "") printf "   x%.2f", t / r;
+		printf "\n" }'
+}
+
+DB=$WORK/bench.db
+# a fresh database each run, as a CI job would
+analyze_db() { FRESH_DB=$DB best "$UCVAL" analyze -q --db "$DB" "$@"; }
+analyze_nodb() { best "$UCVAL" analyze -q "$@"; }
+
+bench_dat() {	# bench_dat NAME FILE
+	name=$1 f=$2
+	n=$("$ITER" "$f" | awk '{print $1}')
+	size=$(stat -c %s "$f")
+	echo
+	echo "$name: $f, $n events, $((size / 1048576)) MB"
+	set -- $(best trace-cmd report -i "$f") || return; tr_t=$1 tr_m=$2
+	set -- $(best "$ITER" "$f") || return; it_t=$1 it_m=$2
+	set -- $(analyze_db "$f") || return; an_t=$1 an_m=$2
+	set -- $(analyze_nodb "$f") || return; nd_t=$1 nd_m=$2
+	echo "                                      wall       events/s      peak RSS  ratio"
+	row "trace-cmd report > /dev/null" "$tr_t" "$tr_m" "$n" ""
+	row "libtracecmd iteration (tcmd_iter)" "$it_t" "$it_m" "$n" ""
+	row "ucval analyze --db" "$an_t" "$an_m" "$n" "$it_t"
+	row "ucval analyze (no db)" "$nd_t" "$nd_m" "$n" "$it_t"
+	awk -v tr="$tr_t" -v an="$an_t" -v it="$it_t" 'BEGIN {
+		if (an < 0.005) an = 0.005; if (it < 0.005) it = 0.005;
+		printf "  => analyze --db is %.1fx faster than trace-cmd report (target >= 10x)\n", tr / an;
+		printf "  => analyze --db takes %.2fx the libtracecmd iteration time (target <= 1.2x)\n", an / it }'
+	echo "$n $an_t" > "$WORK/$name.an"
+}
+
+echo "ucval bench: best of $RUNS runs; ratio = time / libtracecmd iteration time"
+if "$UCVAL" synth --help >/dev/null 2>&1; then
+	if [ ! -s "$WORK/synth.dat" ]; then
+		echo "bench: making a $SYNTH_EVENTS-event synthetic trace (ucval synth)"
+		"$UCVAL" synth -o "$WORK/synth.dat" --events "$SYNTH_EVENTS" --cpus 8 --seed 1 \
+			>/dev/null || rm -f "$WORK/synth.dat"
+	fi
+	[ -s "$WORK/synth.dat" ] && bench_dat synth "$WORK/synth.dat"
+else
+	echo "bench: skipped the synthetic trace: this ucval has no 'synth' command yet"
+fi
+if [ ! -s "$WORK/real.dat" ]; then
+	if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ] && command -v perf >/dev/null; then
+		echo "bench: recording a real trace (ucval collect -- perf bench sched pipe)"
+		"$UCVAL" collect -q -b 16384 -o "$WORK/real.dat" -- \
+			perf bench sched pipe -l 400000 >/dev/null 2>&1 || rm -f "$WORK/real.dat"
+	fi
+fi
+if [ -s "$WORK/real.dat" ]; then
+	bench_dat real "$WORK/real.dat"
+else
+	echo "bench: skipped the real recording: needs root, tracefs and perf"
+fi
+[ -f "$SHARED/traces/juno-r0-schedutil-sched_load.dat" ] &&
+	bench_dat juno "$SHARED/traces/juno-r0-schedutil-sched_load.dat"
+
+# text and systrace readers, on the real recording's `trace-cmd report` text
+src=$WORK/real.dat
+[ -s "$src" ] || src=$WORK/synth.dat
+if [ -s "$src" ]; then
+	[ -s "$WORK/report.txt" ] || trace-cmd report -i "$src" > "$WORK/report.txt" 2>/dev/null
+	if [ ! -s "$WORK/systrace.html" ]; then
+		{ printf '<!DOCTYPE html>\n<html><head><title>bench</title></head><body>\n'
+		  printf '<script class="trace-data" type="application/text">\n'
+		  cat "$WORK/report.txt"
+		  printf '</script>\n</body></html>\n'; } > "$WORK/systrace.html"
+	fi
+	n=$("$ITER" "$src" | awk '{print $1}')
+	echo
+	echo "text readers: trace-cmd report output of $(basename "$src") ($n events)"
+	set -- $(analyze_nodb "$WORK/report.txt") && row "ucval analyze ftrace text" "$1" "$2" "$n" ""
+	set -- $(analyze_nodb "$WORK/systrace.html") && row "ucval analyze systrace html" "$1" "$2" "$n" ""
+fi
+
+# -j 2 over several traces: the same trace four times (under different names)
+if [ -s "$src" ]; then
+	for i in 1 2 3 4; do ln -sf "$src" "$WORK/many-$i.dat"; done
+	echo
+	echo "many traces: 4 x $(basename "$src") into one database"
+	set -- $(RUNS=1 analyze_db "$WORK"/many-[1-4].dat) && j1=$1 && row "-j 1" "$1" "$2" "$((4 * n))" ""
+	set -- $(RUNS=1 analyze_db -j 2 "$WORK"/many-[1-4].dat) && j2=$1 && row "-j 2" "$1" "$2" "$((4 * n))" ""
+	awk -v a="$j1" -v b="$j2" 'BEGIN { if (b < 0.005) b = 0.005; printf "  => -j 2 speed-up %.2fx (2 cores)\n", a / b }'
+fi
