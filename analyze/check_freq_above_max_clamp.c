@@ -34,8 +34,7 @@ struct ceil_policy {
 	struct an_fq_bound bound;
 	struct an_fq_key key;
 	bool was_busy;			/* a CPU ran a task since the last event */
-	bool is_stretch;		/* S18: the CPU has not been idle since ... */
-	unsigned int stretch_max_khz;	/* ... and its ceiling reached this */
+	struct an_fq_stretch stretch;	/* S18: the highest ceiling of the busy stretch */
 };
 
 struct ceil_check {
@@ -113,14 +112,7 @@ static bool ceiling_of(const struct an_replay *r, const struct an_freq_policy *p
 static unsigned int held(const struct an_replay *r, const struct an_freq_policy *p,
 			 struct ceil_policy *cp, unsigned int khz)
 {
-	if (!an_fq_may_hold(r, p) || r->cpu[p->su.cpu[0]].curr_pid <= 0) {
-		cp->is_stretch = false;
-		return khz;
-	}
-	if (!cp->is_stretch || khz > cp->stretch_max_khz)
-		cp->stretch_max_khz = khz;
-	cp->is_stretch = true;
-	return cp->stretch_max_khz;
+	return an_fq_stretch_update(&cp->stretch, r, p, khz) ? cp->stretch.max_khz : khz;
 }
 
 static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
@@ -137,7 +129,7 @@ static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
 
 	if (!ceiling_of(r, p, &j, &khz)) {
 		an_fq_bound_forget(&cp->bound);
-		cp->is_stretch = false;
+		cp->stretch.is_open = false;
 	} else {
 		an_fq_grace(r, p, &g);
 		an_fq_bound_set(&cp->bound, held(r, p, cp, khz));

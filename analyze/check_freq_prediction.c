@@ -62,8 +62,7 @@ struct pred_policy {
 	struct an_fq_key key;
 	struct an_win_track rate_fail;
 	bool was_busy;
-	bool is_stretch;		/* S18 busy stretch of a 1-CPU policy */
-	unsigned int stretch_max_khz;
+	struct an_fq_stretch stretch;	/* S18 busy stretch of a 1-CPU policy */
 	bool has_pred;			/* figures: the last prediction (lo) */
 	unsigned int pred_khz;
 	bool is_pred_pending;
@@ -298,16 +297,10 @@ static unsigned int held(const struct an_replay *r, const struct an_freq_policy 
 			 (!p->su.feat.is_uclamp_keyed || r->sys.is_uclamp_used) &&
 			 rq_max < MODEL_SCALE && pc->util_cfs + pc->util_rt >= rq_max;
 
-	if (!an_fq_may_hold(r, p) || r->cpu[cpu].curr_pid <= 0) {
-		pp->is_stretch = false;
+	if (!an_fq_stretch_update(&pp->stretch, r, p, lo) || is_capped ||
+	    pp->stretch.max_khz <= hi)
 		return hi;
-	}
-	if (!pp->is_stretch || lo > pp->stretch_max_khz)
-		pp->stretch_max_khz = lo;
-	pp->is_stretch = true;
-	if (is_capped || pp->stretch_max_khz <= hi)
-		return hi;
-	return pp->stretch_max_khz;
+	return pp->stretch.max_khz;
 }
 
 /* S15/S16: an observed change of the policy's frequency against the rate limit. */
@@ -392,7 +385,7 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 	if (!predict(r, k, p, &j, &lo, &hi)) {
 		an_fq_bound_forget(&pp->lo);
 		an_fq_bound_forget(&pp->hi);
-		pp->is_stretch = false;
+		pp->stretch.is_open = false;
 	} else {
 		an_fq_grace(r, p, &g);
 		an_fq_bound_set(&pp->lo, lo);

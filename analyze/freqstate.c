@@ -580,6 +580,30 @@ bool an_fq_may_hold(const struct an_replay *r, const struct an_freq_policy *p)
 }
 
 /**
+ * an_fq_stretch_update() - extend the busy stretch of @p by @khz (S18)
+ * @s: the policy's stretch
+ * @r: replay
+ * @p: the policy
+ * @khz: the frequency now (ceiling or prediction)
+ *
+ * Return: true with s->max_khz the stretch's highest frequency, @khz
+ * included; false (and the stretch ends) when the busy hold cannot apply:
+ * the policy may not hold (an_fq_may_hold()) or its CPU runs no task.
+ */
+bool an_fq_stretch_update(struct an_fq_stretch *s, const struct an_replay *r,
+			  const struct an_freq_policy *p, unsigned int khz)
+{
+	if (!an_fq_may_hold(r, p) || r->cpu[p->su.cpu[0]].curr_pid <= 0) {
+		s->is_open = false;
+		return false;
+	}
+	if (!s->is_open || khz > s->max_khz)
+		s->max_khz = khz;
+	s->is_open = true;
+	return true;
+}
+
+/**
  * an_fq_coupling_rule() - the rule that couples rq clamps to frequency
  * @r: replay
  * @p: the policy

@@ -197,6 +197,19 @@ bool an_fq_is_sugov(const char *comm);
 struct an_freq_policy *an_fq_sugov_policy(const struct an_replay *r, const char *comm);
 bool an_fq_has_clamps(const struct an_replay *r);
 bool an_fq_may_hold(const struct an_replay *r, const struct an_freq_policy *p);
+
+/*
+ * struct an_fq_stretch - schedutil's busy hold (S18): while a 1-CPU policy's
+ * CPU has not been idle, the highest frequency of the stretch so far.
+ * Zero-initialized means no stretch.
+ */
+struct an_fq_stretch {
+	bool is_open;
+	unsigned int max_khz;
+};
+
+bool an_fq_stretch_update(struct an_fq_stretch *s, const struct an_replay *r,
+			  const struct an_freq_policy *p, unsigned int khz);
 const char *an_fq_coupling_rule(const struct an_replay *r, const struct an_freq_policy *p);
 void an_fq_set_input(struct an_replay *r, enum an_check_id check, bool has_signal,
 		     const char *no_signal);
