@@ -4,6 +4,7 @@
  * disagreements into windows (events.md §4, §5).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/check.h"
@@ -207,7 +208,33 @@ void an_win_close(struct an_results *res, struct an_win_track *t, uint64_t ts_ns
 	if (ts_ns > t->w.ts_end_ns)
 		t->w.ts_end_ns = ts_ns;
 	t->is_open = false;
+	t->w.explain = t->explain;
 	emit(res, &t->w);
+	t->w.explain = NULL;
+	an_win_release(t);
+}
+
+/**
+ * an_win_set_explain() - the explanation chain of the key's open window
+ * @t: the key's window tracker, with a window open
+ * @text: the chain (copied); "" or NULL for none
+ *
+ * Without memory the window simply has no explanation.
+ */
+void an_win_set_explain(struct an_win_track *t, const char *text)
+{
+	free(t->explain);
+	t->explain = text && text[0] && t->is_open ? strdup(text) : NULL;
+}
+
+/**
+ * an_win_release() - free what @t holds besides its window
+ * @t: the tracker
+ */
+void an_win_release(struct an_win_track *t)
+{
+	free(t->explain);
+	t->explain = NULL;
 }
 
 /**

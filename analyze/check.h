@@ -40,6 +40,8 @@ enum an_verdict {
 
 /* Longest message of a window; longer text is cut. */
 #define AN_WINDOW_MSG_LEN	160
+/* Longest explanation chain of a window (lines "RULE  step  value"). */
+#define AN_WINDOW_EXPLAIN_LEN	1024
 /* Longest textual expected/observed value ("EINVAL", "512..1024"). */
 #define AN_WINDOW_VALUE_LEN	24
 
@@ -58,6 +60,10 @@ enum an_verdict {
  * @rule: spec rule ID the check enforced here ("VR5", "MR4", "S10")
  * @message: one line for a human, lower case, no full stop
  * @n_events: observations that disagreed inside the window
+ * @explain: FAIL windows: the model's explanation chain at the window's
+ *	     start, one step a line ("S9    raw target kHz   1250000"), or
+ *	     NULL. Set by the window's tracker (an_win_set_explain()) and valid
+ *	     only while the sink runs: a sink that keeps it copies the text.
  */
 struct an_window {
 	enum an_check_id check;
@@ -73,12 +79,15 @@ struct an_window {
 	const char *rule;
 	char message[AN_WINDOW_MSG_LEN];
 	uint64_t n_events;
+	const char *explain;
 };
 
 /*
  * Where closed windows go. Return 0, or a negative code that stops the
  * analysis (e.g. the database failed).
  */
+struct an_series;
+
 typedef int (*an_window_sink_fn)(void *ctx, const struct an_window *w);
 
 /**
@@ -106,24 +115,32 @@ struct an_check_stats {
  * @sink: receives every closed window
  * @sink_ctx: its context
  * @err: first error a sink returned; the analysis stops on it
+ * @series: where the values over time are recorded (analyze/series.h), or
+ *	    NULL (the default) to record none; set after an_results_init()
  */
 struct an_results {
 	struct an_check_stats stats[AN_CHECK__COUNT];
 	an_window_sink_fn sink;
 	void *sink_ctx;
 	int err;
+	struct an_series *series;
 };
 
 /**
  * struct an_win_track - the open window of one key (check, cpu, pid)
  * @is_open: a window is open
  * @w: the window being built
+ * @explain: its explanation chain (malloc'd, see an_win_set_explain()), or
+ *	     NULL; freed when the window is emitted or by an_win_release()
  *
- * Zero-initialized means closed; embed one per key that can disagree.
+ * Zero-initialized means closed; embed one per key that can disagree. A
+ * check that sets explanations calls an_win_release() on its trackers when
+ * it is freed (an analysis stopped by an error leaves windows open).
  */
 struct an_win_track {
 	bool is_open;
 	struct an_window w;
+	char *explain;
 };
 
 const char *an_check_name(enum an_check_id check);
@@ -140,5 +157,7 @@ void an_win_doubt(struct an_results *res, struct an_win_track *t,
 void an_win_agree(struct an_results *res, struct an_win_track *t, uint64_t ts_ns);
 void an_win_close(struct an_results *res, struct an_win_track *t, uint64_t ts_ns);
 void an_win_undecided(struct an_results *res, const struct an_window *w);
+void an_win_set_explain(struct an_win_track *t, const char *text);
+void an_win_release(struct an_win_track *t);
 
 #endif /* UCVAL_ANALYZE_CHECK_H */

@@ -39,6 +39,8 @@
 #include "analyze/checks.h"
 #include "analyze/freqstate.h"
 #include "analyze/malloc.h"
+#include "analyze/series.h"
+#include "reports/explain.h"
 
 #define CHECK		AN_CHECK_FREQ_PREDICTION
 /* ns per µs. */
@@ -242,10 +244,13 @@ static void take_switch(struct an_replay *r, struct pred_check *k, const struct 
 		k->pol[p - r->policy].is_run = false;
 }
 
-/* The accepted range now; false (with @j's reason) when it cannot be computed. */
+/*
+ * The accepted range now; false (with @j's reason) when it cannot be
+ * computed. @ex, when not NULL, receives the chain of the prediction (@lo).
+ */
 static bool predict(const struct an_replay *r, const struct pred_check *k,
 		    const struct an_freq_policy *p, struct an_fq_judgement *j,
-		    unsigned int *lo, unsigned int *hi)
+		    unsigned int *lo, unsigned int *hi, struct model_su_explain *ex)
 {
 	struct model_su_cpu_in in_lo[MODEL_SU_MAX_CPUS], in_hi[MODEL_SU_MAX_CPUS];
 	uint64_t tick = (uint64_t)p->su.tick_us * NSEC_PER_USEC;
@@ -272,7 +277,7 @@ static bool predict(const struct an_replay *r, const struct pred_check *k,
 		if (is_old && pc->has_rt && j->ts_ns - pc->rt_ns <= keep)
 			in_hi[c].is_rt_runnable = true;
 	}
-	if (model_su_expected(&p->su, in_lo, &e, NULL)) {
+	if (model_su_expected(&p->su, in_lo, &e, ex)) {
 		j->why = "the schedutil model refused the inputs";
 		return false;
 	}
@@ -283,6 +288,25 @@ static bool predict(const struct an_replay *r, const struct pred_check *k,
 	}
 	*hi = e.freq_khz > *lo ? e.freq_khz : *lo;
 	return true;
+}
+
+struct explain_ctx {
+	const struct pred_check *k;
+	const struct an_freq_policy *p;
+	uint64_t ts_ns;
+};
+
+/* A FAIL window opens: the model's chain behind the prediction (S4-S14). */
+static void explain(const struct an_replay *r, const void *ctx, char *buf, size_t size)
+{
+	const struct explain_ctx *c = ctx;
+	struct an_fq_judgement j = { .ts_ns = c->ts_ns };
+	struct model_su_explain ex = { 0 };
+	unsigned int lo, hi;
+
+	buf[0] = '\0';
+	if (predict(r, c->k, c->p, &j, &lo, &hi, &ex))
+		rep_explain_format(buf, size, &ex, "");
 }
 
 /* S18 and MS6: the highest prediction of the busy stretch, when it may be held. */
@@ -367,12 +391,14 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 {
 	uint64_t now = ev->ts_ns;
 	struct an_fq_times g;
+	struct explain_ctx ec = { k, p, now };
 	struct an_fq_judgement j = {
 		.check = CHECK, .cpu = p->su.cpu[0], .ts_ns = now, .rule = "S10",
-		.what = "prediction",
+		.what = "prediction", .explain = explain, .explain_ctx = &ec,
 	};
 	bool is_busy = an_fq_policy_busy(r, p), is_eval = an_fq_policy_evaluated(r, p);
 	bool has_obs = an_fq_policy_observed(r, p, &j.obs_khz), is_change = false;
+	bool has_pred;
 	unsigned int lo = 0, hi = 0;
 
 	if (has_obs && (!pp->has_seen || j.obs_khz != pp->seen_khz)) {
@@ -382,7 +408,8 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 		pp->has_seen = true;
 		pp->seen_khz = j.obs_khz;
 	}
-	if (!predict(r, k, p, &j, &lo, &hi)) {
+	has_pred = predict(r, k, p, &j, &lo, &hi, NULL);
+	if (!has_pred) {
 		an_fq_bound_forget(&pp->lo);
 		an_fq_bound_forget(&pp->hi);
 		pp->stretch.is_open = false;
@@ -399,6 +426,8 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 	}
 	count(k, pp, &j, is_change, lo);
 	an_fq_key_judge(r, &pp->key, &j, &k->tally);
+	an_series_freq(r, (int)(p - r->policy), now, has_obs, j.obs_khz, has_pred, lo,
+		       j.is_decidable, j.lo_khz, j.hi_khz);
 	pp->was_busy = is_busy;
 }
 
@@ -477,6 +506,8 @@ static void on_free(void *ctx)
 {
 	struct pred_check *k = ctx;
 
+	for (unsigned int i = 0; k->pol && i < k->nr_cpus; i++)
+		an_win_release(&k->pol[i].key.fail);
 	free(k->cpu);
 	free(k->pol);
 	free(k);

@@ -95,6 +95,54 @@ static bool is_clamp_known(const struct an_replay *r, int cpu)
 	       r->cpu[cpu].last_op == AN_RQ_OP_NONE;
 }
 
+/* Append one "RULE  label  value" line to @buf; false once it is full. */
+static bool explain_line(char *buf, size_t size, size_t *at, const char *rule,
+			 const char *label, int value)
+{
+	int n = snprintf(buf + *at, size - *at, "%-5s %-28s %d\n", rule, label, value);
+
+	if (n < 0 || (size_t)n >= size - *at)
+		return false;
+	*at += (size_t)n;
+	return true;
+}
+
+/*
+ * Why the model holds @cpu's value of @id: what last changed it, and each
+ * counted task's effective value (VT2 / MT1), or the idle retention.
+ */
+static void explain(const struct an_replay *r, int cpu, enum model_clamp_id id, char *buf,
+		    size_t size)
+{
+	static const char *const ops[] = {
+		[AN_RQ_OP_NONE] = "boot value", [AN_RQ_OP_ENQUEUE] = "after an enqueue",
+		[AN_RQ_OP_DEQUEUE] = "after a dequeue", [AN_RQ_OP_REQUEST] = "after a request",
+		[AN_RQ_OP_GROUP] = "after a group change", [AN_RQ_OP_SYSCTL] = "after a sysctl",
+	};
+	const struct model_node *n;
+	const char *eff_rule = r->variant == MODEL_V3 ? "VT2" : "MT1";
+	char label[64];
+	size_t at = 0;
+
+	buf[0] = '\0';
+	snprintf(label, sizeof(label), "rq %s %s", id == MODEL_UCLAMP_MIN ? "min" : "max",
+		 model_rq_is_idle(&r->sys, cpu) ? "retained, idle" : ops[r->cpu[cpu].last_op]);
+	if (!explain_line(buf, size, &at, rule_of(r, cpu), label,
+			  model_rq_value(&r->sys, cpu, id)))
+		return;
+	model_list_for_each(n, &r->sys.cpu[cpu].queued) {
+		const struct model_task *mt = model_container_of(n, struct model_task, rq_node);
+
+		if (mt->cls != MODEL_CLASS_FAIR && mt->cls != MODEL_CLASS_RT)
+			continue;
+		snprintf(label, sizeof(label), "pid %d (%.15s) effective", mt->pid,
+			 an_task_of(mt)->comm);
+		if (!explain_line(buf, size, &at, eff_rule, label,
+				  model_task_eff(&r->sys, mt, id, NULL)))
+			return;
+	}
+}
+
 static void judge(struct an_replay *r, struct rq_cpu *rc, int cpu, uint64_t ts,
 		  const int obs[MODEL_UCLAMP_CNT])
 {
@@ -126,6 +174,12 @@ static void judge(struct an_replay *r, struct rq_cpu *rc, int cpu, uint64_t ts,
 		if (is_clamp_known(r, cpu)) {
 			is_judged = true;
 			an_win_observe(r->res, &rc->fail[id], &w);
+			if (rc->fail[id].w.n_events == 1) {
+				char text[AN_WINDOW_EXPLAIN_LEN];
+
+				explain(r, cpu, (enum model_clamp_id)id, text, sizeof(text));
+				an_win_set_explain(&rc->fail[id], text);
+			}
 		} else {
 			an_replay_doubt(r, &rc->doubt, &w, true);
 		}
@@ -247,6 +301,9 @@ static void on_free(void *ctx)
 {
 	struct rq_check *k = ctx;
 
+	for (unsigned int i = 0; k->cpu && i < k->nr_cpus; i++)
+		for (int id = 0; id < MODEL_UCLAMP_CNT; id++)
+			an_win_release(&k->cpu[i].fail[id]);
 	free(k->cpu);
 	free(k->pending_cpus);
 	free(k);

@@ -18,6 +18,7 @@
 
 #include "analyze/analyze.h"
 #include "analyze/db.h"
+#include "analyze/series.h"
 #include "analyze/reader.h"
 #include "analyze/sha256.h"
 #include "analyze/winbuf.h"
@@ -34,7 +35,10 @@ static const char analyze_usage[] =
 	"\n"
 	"  --db FILE        also store traces, verdicts and windows in this SQLite\n"
 	"                   database (created if needed; one transaction per trace;\n"
-	"                   re-analyzing a trace with the same options replaces it)\n"
+	"                   re-analyzing a trace with the same options replaces it),\n"
+	"                   with explanations, tasks, CPUs, policies, clamp and\n"
+	"                   frequency intervals, residency and requests (schema 2,\n"
+	"                   README \"Querying the database\")\n"
 	"  --json FILE      write the results as JSON ('-': standard output)\n"
 	"  --model M        v3 or mainline (default: the platform marker, else the\n"
 	"                   kernel release: before 5.3 v3, else mainline)\n"
@@ -265,6 +269,7 @@ struct trace_run {
 	struct an_results res;
 	struct an_summary sum;
 	struct an_winbuf wins;
+	struct an_series series;	/* recorded only for --db */
 	char model[24];
 	int status;		/* this trace's exit status */
 };
@@ -327,6 +332,7 @@ static int db_window(void *ctx, const struct an_window *w)
 		.expected_text = w->expected_text[0] ? w->expected_text : NULL,
 		.observed_text = w->observed_text[0] ? w->observed_text : NULL,
 		.rule = w->rule ? w->rule : "", .message = w->message,
+		.explain = w->explain,
 	};
 
 	if (w->is_fail)
@@ -365,6 +371,8 @@ static int store_trace(struct an_db *db, const struct cmd_opts *o, struct trace_
 	}
 	if (!err)
 		err = an_winbuf_for_each(&t->wins, db_window, &ctx);
+	if (!err)
+		err = an_db_series_add(db, &t->series, d);
 	if (err) {
 		an_db_trace_abort(db);
 		return err;
@@ -563,6 +571,9 @@ static int run_trace(struct cmd_opts *o, const char *path, struct an_db **db, FI
 	an_diag_clear(&d);
 	an_winbuf_init(&t->wins);
 	an_results_init(&t->res, an_winbuf_sink, &t->wins);
+	an_series_init(&t->series);
+	if (o->db_path)
+		t->res.series = &t->series;
 	if (isatty(STDERR_FILENO)) {
 		an.progress = progress;
 		an.progress_ctx = (void *)path;
@@ -601,6 +612,7 @@ out_error:
 		json_trace(json, t, &d);
 out_free:
 	an_winbuf_release(&t->wins);
+	an_series_release(&t->series);
 	free(t);
 	return status;
 }

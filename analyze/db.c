@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "analyze/db.h"
+#include "analyze/series.h"
 
 /*
  * The contract columns (events.md §5) come first in each table and keep their
@@ -54,7 +55,8 @@ static const char schema_sql[] =
 	" expected,"
 	" observed,"
 	" rule TEXT NOT NULL,"
-	" message TEXT);"
+	" message TEXT,"
+	" explain TEXT);"
 	"CREATE INDEX IF NOT EXISTS mismatches_by_check ON mismatches(check_id, trace_id);"
 	"CREATE INDEX IF NOT EXISTS mismatches_by_trace ON mismatches(trace_id, check_id, ts_start_ns);"
 	"CREATE TABLE IF NOT EXISTS undecided("
@@ -68,6 +70,114 @@ static const char schema_sql[] =
 	" message TEXT);"
 	"CREATE INDEX IF NOT EXISTS undecided_by_trace ON undecided(trace_id, check_id);";
 
+/*
+ * Schema 2: the values behind the verdicts (analyze/series.h) and views for
+ * the common questions. A schema 1 file gets the column and the tables when
+ * a ucval that knows 2 opens it; its old traces simply have no rows there.
+ */
+static const char schema2_sql[] =
+	"CREATE TABLE IF NOT EXISTS tasks("
+	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
+	" pid INTEGER NOT NULL,"
+	" comm TEXT,"
+	" first_ns INTEGER,"
+	" last_ns INTEGER,"
+	" n_runs INTEGER NOT NULL DEFAULT 0,"
+	" PRIMARY KEY(trace_id, pid));"
+	"CREATE TABLE IF NOT EXISTS policies("
+	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
+	" policy INTEGER NOT NULL,"
+	" cpus TEXT NOT NULL,"
+	" opps_khz TEXT,"
+	" min_khz INTEGER,"
+	" max_khz INTEGER,"
+	" rate_limit_us INTEGER,"
+	" PRIMARY KEY(trace_id, policy));"
+	"CREATE TABLE IF NOT EXISTS cpus("
+	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
+	" cpu INTEGER NOT NULL,"
+	" policy INTEGER,"
+	" capacity INTEGER,"
+	" known_ns INTEGER,"
+	" PRIMARY KEY(trace_id, cpu));"
+	/* the model's rq values while the runqueue is known; a gap: unknown */
+	"CREATE TABLE IF NOT EXISTS clamp_intervals("
+	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
+	" cpu INTEGER NOT NULL,"
+	" ts_start_ns INTEGER NOT NULL,"
+	" ts_end_ns INTEGER NOT NULL,"
+	" uclamp_min INTEGER,"
+	" uclamp_max INTEGER);"
+	"CREATE INDEX IF NOT EXISTS clamp_intervals_by_cpu"
+	" ON clamp_intervals(trace_id, cpu, ts_start_ns);"
+	"CREATE TABLE IF NOT EXISTS freq_intervals("
+	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
+	" policy INTEGER NOT NULL,"
+	" cpu INTEGER NOT NULL,"
+	" ts_start_ns INTEGER NOT NULL,"
+	" ts_end_ns INTEGER NOT NULL,"
+	" observed_khz INTEGER,"
+	" expected_khz INTEGER,"
+	" accepted_lo_khz INTEGER,"
+	" accepted_hi_khz INTEGER,"
+	" is_ok INTEGER);"
+	"CREATE INDEX IF NOT EXISTS freq_intervals_by_policy"
+	" ON freq_intervals(trace_id, policy, ts_start_ns);"
+	"CREATE TABLE IF NOT EXISTS freq_residency("
+	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
+	" policy INTEGER NOT NULL,"
+	" khz INTEGER NOT NULL,"
+	" observed_ns INTEGER NOT NULL,"
+	" expected_ns INTEGER NOT NULL,"
+	" PRIMARY KEY(trace_id, policy, khz));"
+	"CREATE TABLE IF NOT EXISTS task_requests("
+	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
+	" ts_ns INTEGER NOT NULL,"
+	" pid INTEGER NOT NULL,"
+	" flags INTEGER,"
+	" util_min INTEGER,"
+	" util_max INTEGER,"
+	" ret INTEGER,"
+	" model_ret INTEGER);"
+	"CREATE INDEX IF NOT EXISTS task_requests_by_trace ON task_requests(trace_id, pid, ts_ns);"
+	"CREATE INDEX IF NOT EXISTS traces_by_path ON traces(path);"
+	"CREATE INDEX IF NOT EXISTS verdicts_by_check ON verdicts(check_id, verdict);"
+	"CREATE INDEX IF NOT EXISTS freq_residency_by_policy ON freq_residency(policy, khz);"
+	"CREATE INDEX IF NOT EXISTS cpus_by_cpu ON cpus(cpu, policy);"
+	/* per check across traces: how many traces pass, fail, doubt; windows and time */
+	"CREATE VIEW IF NOT EXISTS v_check_summary AS"
+	" SELECT v.check_id,"
+	"  COUNT(*) AS n_traces,"
+	"  SUM(v.verdict = 'PASS') AS n_pass,"
+	"  SUM(v.verdict = 'FAIL') AS n_fail,"
+	"  SUM(v.verdict = 'UNDECIDED') AS n_undecided,"
+	"  SUM(v.n_failed) AS n_windows,"
+	"  COALESCE((SELECT SUM(m.ts_end_ns - m.ts_start_ns) FROM mismatches m"
+	"   WHERE m.check_id = v.check_id), 0) AS fail_ns"
+	" FROM verdicts v GROUP BY v.check_id;"
+	/* every FAIL window with its trace path, task name and duration */
+	"CREATE VIEW IF NOT EXISTS v_mismatch_detail AS"
+	" SELECT m.trace_id, t.path, m.check_id, m.cpu, m.pid, k.comm,"
+	"  m.ts_start_ns, m.ts_end_ns, m.ts_end_ns - m.ts_start_ns AS duration_ns,"
+	"  m.expected, m.observed, m.rule, m.message, m.explain"
+	" FROM mismatches m JOIN traces t USING(trace_id)"
+	" LEFT JOIN tasks k ON k.trace_id = m.trace_id AND k.pid = m.pid;"
+	/* tasks most often involved in FAIL windows */
+	"CREATE VIEW IF NOT EXISTS v_task_mismatches AS"
+	" SELECT m.trace_id, t.path, m.pid, k.comm, COUNT(*) AS n_windows,"
+	"  SUM(m.ts_end_ns - m.ts_start_ns) AS fail_ns"
+	" FROM mismatches m JOIN traces t USING(trace_id)"
+	" LEFT JOIN tasks k ON k.trace_id = m.trace_id AND k.pid = m.pid"
+	" WHERE m.pid IS NOT NULL GROUP BY m.trace_id, m.pid;"
+	/* time per OPP, observed and expected, with shares of the judged time */
+	"CREATE VIEW IF NOT EXISTS v_residency AS"
+	" SELECT r.trace_id, t.path, r.policy, r.khz, r.observed_ns, r.expected_ns,"
+	"  CAST(r.observed_ns AS REAL) / NULLIF((SELECT SUM(x.observed_ns) FROM freq_residency x"
+	"   WHERE x.trace_id = r.trace_id AND x.policy = r.policy), 0) AS observed_share,"
+	"  CAST(r.expected_ns AS REAL) / NULLIF((SELECT SUM(x.expected_ns) FROM freq_residency x"
+	"   WHERE x.trace_id = r.trace_id AND x.policy = r.policy), 0) AS expected_share"
+	" FROM freq_residency r JOIN traces t USING(trace_id);";
+
 enum stmt_id {
 	ST_FIND_TRACE,
 	ST_DELETE_TRACE,
@@ -75,6 +185,13 @@ enum stmt_id {
 	ST_INSERT_VERDICT,
 	ST_INSERT_MISMATCH,
 	ST_INSERT_UNDECIDED,
+	ST_INSERT_TASK,
+	ST_INSERT_CPU,
+	ST_INSERT_POLICY,
+	ST_INSERT_CLAMP,
+	ST_INSERT_FREQ,
+	ST_INSERT_REQUEST,
+	ST_INSERT_RESIDENCY,
 	ST_COUNT,
 };
 
@@ -89,10 +206,41 @@ static const char *const stmt_sql[ST_COUNT] = {
 		" n_undecided, reason) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[ST_INSERT_MISMATCH] =
 		"INSERT INTO mismatches(trace_id, check_id, cpu, pid, ts_start_ns, ts_end_ns,"
-		" expected, observed, rule, message) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+		" expected, observed, rule, message, explain)"
+		" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
 	[ST_INSERT_UNDECIDED] =
 		"INSERT INTO undecided(trace_id, check_id, cpu, pid, ts_start_ns, ts_end_ns,"
 		" rule, message) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	[ST_INSERT_TASK] =
+		"INSERT INTO tasks(trace_id, pid, comm, first_ns, last_ns, n_runs)"
+		" VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+	[ST_INSERT_CPU] =
+		"INSERT INTO cpus(trace_id, cpu, policy, capacity, known_ns) VALUES(?1, ?2, ?3, ?4, ?5)",
+	[ST_INSERT_POLICY] =
+		"INSERT INTO policies(trace_id, policy, cpus, opps_khz, min_khz, max_khz, rate_limit_us)"
+		" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[ST_INSERT_CLAMP] =
+		"INSERT INTO clamp_intervals(trace_id, cpu, ts_start_ns, ts_end_ns, uclamp_min,"
+		" uclamp_max) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+	[ST_INSERT_FREQ] =
+		"INSERT INTO freq_intervals(trace_id, policy, cpu, ts_start_ns, ts_end_ns,"
+		" observed_khz, expected_khz, accepted_lo_khz, accepted_hi_khz, is_ok)"
+		" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+	[ST_INSERT_REQUEST] =
+		"INSERT INTO task_requests(trace_id, ts_ns, pid, flags, util_min, util_max, ret,"
+		" model_ret) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	/* over the judged time only, so both columns cover the same span */
+	[ST_INSERT_RESIDENCY] =
+		"INSERT INTO freq_residency(trace_id, policy, khz, observed_ns, expected_ns)"
+		" SELECT ?1, policy, khz, SUM(o), SUM(e) FROM ("
+		"  SELECT policy, observed_khz AS khz, ts_end_ns - ts_start_ns AS o, 0 AS e"
+		"  FROM freq_intervals WHERE trace_id = ?1 AND is_ok IS NOT NULL"
+		"  AND expected_khz IS NOT NULL"
+		"  UNION ALL"
+		"  SELECT policy, expected_khz, 0, ts_end_ns - ts_start_ns"
+		"  FROM freq_intervals WHERE trace_id = ?1 AND is_ok IS NOT NULL"
+		"  AND expected_khz IS NOT NULL)"
+		" GROUP BY policy, khz",
 };
 
 struct an_db {
@@ -154,6 +302,10 @@ static int setup_schema(struct an_db *db, struct an_diag *d)
 		goto out_rollback;
 	}
 	err = exec(db, schema_sql, d);
+	if (!err && version == 1)
+		err = exec(db, "ALTER TABLE mismatches ADD COLUMN explain TEXT", d);
+	if (!err)
+		err = exec(db, schema2_sql, d);
 	if (err)
 		goto out_rollback;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", AN_DB_SCHEMA_VERSION);
@@ -418,6 +570,7 @@ int an_db_mismatch_add(struct an_db *db, const struct an_db_window *w, struct an
 	bind_value(st, 8, w->observed, w->observed_text);
 	sqlite3_bind_text(st, 9, w->rule, -1, SQLITE_STATIC);
 	bind_text_or_null(st, 10, w->message);
+	bind_text_or_null(st, 11, w->explain);
 	return step_done(db, ST_INSERT_MISMATCH, d, "cannot insert a mismatch");
 }
 
@@ -479,4 +632,163 @@ void an_db_trace_abort(struct an_db *db)
 		return;
 	sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
 	db->trace_id = 0;
+}
+
+/* ---- schema 2: the values over time (analyze/series.h) ---- */
+
+static void bind_i64_or_null(sqlite3_stmt *st, int col, bool has, long long v)
+{
+	if (has)
+		sqlite3_bind_int64(st, col, v);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+static void bind_series_value(sqlite3_stmt *st, int col, const struct an_series_rec *rec, int i)
+{
+	bind_i64_or_null(st, col, rec->has & AN_SER_HAS(i), rec->v[i]);
+}
+
+static int put_rec(void *ctx, const struct an_series_rec *rec)
+{
+	struct an_db *db = ((void **)ctx)[0];
+	struct an_diag *d = ((void **)ctx)[1];
+	enum stmt_id id = rec->kind == AN_SER_CLAMP ? ST_INSERT_CLAMP :
+			  rec->kind == AN_SER_FREQ ? ST_INSERT_FREQ : ST_INSERT_REQUEST;
+	sqlite3_stmt *st = db->stmt[id];
+	int col = 2;
+
+	sqlite3_bind_int64(st, 1, db->trace_id);
+	if (rec->kind == AN_SER_REQUEST) {
+		sqlite3_bind_int64(st, col++, (sqlite3_int64)rec->ts_start_ns);
+		sqlite3_bind_int(st, col++, rec->pid);
+		for (int i = AN_SER_RQ_FLAGS; i <= AN_SER_RQ_MODEL_RET; i++)
+			bind_series_value(st, col++, rec, i);
+		return step_done(db, id, d, "cannot insert a task request");
+	}
+	if (rec->kind == AN_SER_FREQ)
+		sqlite3_bind_int(st, col++, rec->policy);
+	sqlite3_bind_int(st, col++, rec->cpu);
+	sqlite3_bind_int64(st, col++, (sqlite3_int64)rec->ts_start_ns);
+	sqlite3_bind_int64(st, col++, (sqlite3_int64)rec->ts_end_ns);
+	if (rec->kind == AN_SER_CLAMP) {
+		bind_series_value(st, col++, rec, AN_SER_CL_MIN);
+		bind_series_value(st, col++, rec, AN_SER_CL_MAX);
+		return step_done(db, id, d, "cannot insert a clamp interval");
+	}
+	for (int i = AN_SER_FQ_OBS; i <= AN_SER_FQ_OK; i++)
+		bind_series_value(st, col++, rec, i);
+	return step_done(db, id, d, "cannot insert a frequency interval");
+}
+
+static int put_tasks(struct an_db *db, const struct an_series *s, struct an_diag *d)
+{
+	sqlite3_stmt *st = db->stmt[ST_INSERT_TASK];
+	int err = 0;
+
+	for (size_t i = 0; i < s->nr_tasks && !err; i++) {
+		const struct an_series_task *t = &s->task[i];
+
+		sqlite3_bind_int64(st, 1, db->trace_id);
+		sqlite3_bind_int(st, 2, t->pid);
+		bind_text_or_null(st, 3, t->comm[0] ? t->comm : NULL);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)t->first_ns);
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)t->last_ns);
+		sqlite3_bind_int64(st, 6, (sqlite3_int64)t->n_runs);
+		err = step_done(db, ST_INSERT_TASK, d, "cannot insert a task");
+	}
+	return err;
+}
+
+static int put_cpus(struct an_db *db, const struct an_series *s, struct an_diag *d)
+{
+	sqlite3_stmt *st = db->stmt[ST_INSERT_CPU];
+	int err = 0;
+
+	for (unsigned int i = 0; i < s->nr_cpus && !err; i++) {
+		const struct an_series_cpu *c = &s->cpu[i];
+
+		sqlite3_bind_int64(st, 1, db->trace_id);
+		sqlite3_bind_int(st, 2, c->cpu);
+		bind_int_or_null(st, 3, c->policy);
+		bind_i64_or_null(st, 4, c->capacity, c->capacity);
+		bind_i64_or_null(st, 5, c->was_known, (long long)c->known_ns);
+		err = step_done(db, ST_INSERT_CPU, d, "cannot insert a cpu");
+	}
+	return err;
+}
+
+/* "a,b,c" of @n unsigned values into @buf; false when it does not fit */
+static bool join_list(char *buf, size_t size, const void *vals, bool is_signed, unsigned int n)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < n; i++) {
+		long long v = is_signed ? (long long)((const int *)vals)[i] :
+					  (long long)((const unsigned int *)vals)[i];
+		int len = snprintf(buf + at, size - at, "%s%lld", i ? "," : "", v);
+
+		if (len < 0 || (size_t)len >= size - at)
+			return false;
+		at += (size_t)len;
+	}
+	return true;
+}
+
+static int put_policies(struct an_db *db, const struct an_series *s, struct an_diag *d)
+{
+	sqlite3_stmt *st = db->stmt[ST_INSERT_POLICY];
+	char cpus[MODEL_SU_MAX_CPUS * 12], opps[MODEL_SU_MAX_OPPS * 12];
+	int err = 0;
+
+	for (unsigned int i = 0; i < s->nr_policies && !err; i++) {
+		const struct an_series_policy *p = &s->policy[i];
+
+		if (!join_list(cpus, sizeof(cpus), p->cpu, true, p->nr_cpus) ||
+		    !join_list(opps, sizeof(opps), p->opp_khz, false, p->nr_opps))
+			return an_diag_fail(d, -EINVAL, "policy %d: list too long", p->id);
+		sqlite3_bind_int64(st, 1, db->trace_id);
+		sqlite3_bind_int(st, 2, p->id);
+		sqlite3_bind_text(st, 3, cpus, -1, SQLITE_STATIC);
+		bind_text_or_null(st, 4, p->nr_opps ? opps : NULL);
+		bind_i64_or_null(st, 5, p->max_khz, p->min_khz);
+		bind_i64_or_null(st, 6, p->max_khz, p->max_khz);
+		bind_i64_or_null(st, 7, p->rate_limit_us, p->rate_limit_us);
+		err = step_done(db, ST_INSERT_POLICY, d, "cannot insert a policy");
+	}
+	return err;
+}
+
+/**
+ * an_db_series_add() - store what the trace looked like over time
+ * @db: the database, inside an_db_trace_begin()
+ * @s: the series of the open trace, finished (an_analyze_path() returned)
+ * @d: filled on failure
+ *
+ * Writes tasks, cpus, policies, clamp_intervals, freq_intervals,
+ * task_requests, then freq_residency computed from the frequency intervals.
+ *
+ * Return: 0, -EINVAL outside a trace, AN_E_DB, -EIO (the spill file).
+ */
+int an_db_series_add(struct an_db *db, struct an_series *s, struct an_diag *d)
+{
+	void *ctx[2] = { db, d };
+	int err = need_trace(db, d);
+
+	if (!err)
+		err = put_tasks(db, s, d);
+	if (!err)
+		err = put_cpus(db, s, d);
+	if (!err)
+		err = put_policies(db, s, d);
+	if (!err) {
+		err = an_series_for_each(s, put_rec, ctx);
+		if (err && !d->err)
+			an_diag_fail(d, err, "cannot read back the recorded intervals");
+	}
+	if (err)
+		return err;
+	sqlite3_bind_int64(db->stmt[ST_INSERT_RESIDENCY], 1, db->trace_id);
+	return step_done(db, ST_INSERT_RESIDENCY, d, "cannot compute the frequency residency");
 }

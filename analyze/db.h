@@ -16,11 +16,12 @@
 #include "analyze/diag.h"
 
 /* Schema version in PRAGMA user_version; a newer file is refused (AN_E_SCHEMA). */
-#define AN_DB_SCHEMA_VERSION	1
+#define AN_DB_SCHEMA_VERSION	2
 /* How long a writer waits for another (`-j N`) to finish its trace. */
 #define AN_DB_BUSY_TIMEOUT_MS	60000
 
 struct an_db;
+struct an_series;
 
 /**
  * struct an_db_trace - one row of `traces`
@@ -75,6 +76,7 @@ struct an_db_window {
 	const char *observed_text;
 	const char *rule;
 	const char *message;
+	const char *explain;		/* the model's explanation chain, or NULL */
 };
 
 int an_db_open(struct an_db **out, const char *path, struct an_diag *d);
@@ -84,6 +86,7 @@ int an_db_trace_begin(struct an_db *db, const struct an_db_trace *t, int64_t *tr
 int an_db_verdict_add(struct an_db *db, const struct an_db_verdict *v, struct an_diag *d);
 int an_db_mismatch_add(struct an_db *db, const struct an_db_window *w, struct an_diag *d);
 int an_db_undecided_add(struct an_db *db, const struct an_db_window *w, struct an_diag *d);
+int an_db_series_add(struct an_db *db, struct an_series *s, struct an_diag *d);
 int an_db_trace_commit(struct an_db *db, struct an_diag *d);
 void an_db_trace_abort(struct an_db *db);
 

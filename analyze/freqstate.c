@@ -279,6 +279,12 @@ void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_f
 		 j->cpu, j->obs_khz, j->obs_khz < j->lo_khz ? "below" : "above", j->what,
 		 w.expected);
 	an_win_observe(r->res, &k->fail, &w);
+	if (j->explain && k->fail.w.n_events == 1) {
+		char text[AN_WINDOW_EXPLAIN_LEN];
+
+		j->explain(r, j->explain_ctx, text, sizeof(text));
+		an_win_set_explain(&k->fail, text);
+	}
 }
 
 /**

@@ -159,6 +159,9 @@ struct an_fq_key {
  * @hi_khz: highest accepted frequency (AN_FQ_NO_CEILING_KHZ: none)
  * @rule: rule ID a FAIL window cites
  * @what: "floor", "ceiling" or "prediction", for the message
+ * @explain: fills a new FAIL window's explanation chain (struct
+ *	     an_window.explain), or NULL; called only when a window opens
+ * @explain_ctx: its context
  */
 struct an_fq_judgement {
 	enum an_check_id check;
@@ -172,6 +175,8 @@ struct an_fq_judgement {
 	unsigned int hi_khz;
 	const char *rule;
 	const char *what;
+	void (*explain)(const struct an_replay *r, const void *ctx, char *buf, size_t size);
+	const void *explain_ctx;
 };
 
 void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_fq_judgement *j,

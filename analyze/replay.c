@@ -17,6 +17,7 @@
 
 #include "analyze/malloc.h"
 #include "analyze/replay_int.h"
+#include "analyze/series.h"
 #include "analyze/tasks.h"
 #include "analyze/tgroups.h"
 #include "analyze/vec.h"
@@ -380,6 +381,11 @@ int an_replay_new(const struct an_replay_opts *opts, struct an_results *res,
 		err = an_checks_builtin[i].attach(r, d);
 		if (err)
 			goto out_free;
+	}
+	/* last, so that it sees each event after every check did */
+	if (res->series && an_series_attach(r, res->series)) {
+		err = an_diag_fail(d, -ENOMEM, "out of memory");
+		goto out_free;
 	}
 	*out = r;
 	return 0;

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * analyze/winbuf.c - windows of one trace: the first AN_WINBUF_MEM in
- * memory, the rest in an unlinked temporary file of fixed-size records.
+ * analyze/winbuf.c - windows of one trace in a record buffer (recbuf.h).
  * struct an_window holds no pointer but @rule, which always points to a
- * static string, so a record is the struct itself within one process.
+ * static string, and @explain: the rare explanations go to a second buffer
+ * of fixed-size texts, in window order, and the stored window's @explain
+ * only says whether it has one. So a record is the struct itself within one
+ * process.
  */
-#include <errno.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analyze/winbuf.h"
@@ -18,7 +19,12 @@
 void an_winbuf_init(struct an_winbuf *b)
 {
 	memset(b, 0, sizeof(*b));
+	an_recbuf_init(&b->recs, sizeof(struct an_window));
+	an_recbuf_init(&b->texts, AN_WINDOW_EXPLAIN_LEN);
 }
+
+/* Stored in a window record in place of its explanation: "see texts". */
+static const char has_text[] = "";
 
 /**
  * an_winbuf_add() - keep one window
@@ -29,27 +35,26 @@ void an_winbuf_init(struct an_winbuf *b)
  */
 int an_winbuf_add(struct an_winbuf *b, const struct an_window *w)
 {
-	if (!b->mem) {
-		b->mem = malloc(AN_WINBUF_MEM * sizeof(*b->mem));
-		if (!b->mem)
-			return -ENOMEM;
+	struct an_window rec = *w;
+	int err = 0;
+
+	rec.explain = NULL;
+	if (w->explain && w->explain[0]) {
+		char text[AN_WINDOW_EXPLAIN_LEN] = "";
+
+		snprintf(text, sizeof(text), "%s", w->explain);
+		err = an_recbuf_add(&b->texts, text);
+		rec.explain = has_text;
 	}
+	if (!err)
+		err = an_recbuf_add(&b->recs, &rec);
+
+	if (err)
+		return err;
 	if (w->is_fail)
 		b->nr_fail++;
 	else
 		b->nr_undecided++;
-	if (b->nr_mem < AN_WINBUF_MEM) {
-		b->mem[b->nr_mem++] = *w;
-		return 0;
-	}
-	if (!b->spill) {
-		b->spill = tmpfile();
-		if (!b->spill)
-			return -errno;
-	}
-	if (fwrite(w, sizeof(*w), 1, b->spill) != 1)
-		return -EIO;
-	b->nr_spilled++;
 	return 0;
 }
 
@@ -65,37 +70,44 @@ int an_winbuf_sink(void *ctx, const struct an_window *w)
 	return an_winbuf_add(ctx, w);
 }
 
+struct walk {
+	int (*fn)(void *ctx, const struct an_window *w);
+	void *ctx;
+	struct an_winbuf *b;
+	size_t nr_texts;		/* explanations read so far */
+};
+
+static int walk_one(void *ctx, const void *rec)
+{
+	struct walk *k = ctx;
+	char text[AN_WINDOW_EXPLAIN_LEN];
+	struct an_window w;
+	int err;
+
+	memcpy(&w, rec, sizeof(w));
+	if (w.explain) {
+		err = an_recbuf_get(&k->b->texts, k->nr_texts++, text);
+		if (err)
+			return err;
+		w.explain = text;
+	}
+	return k->fn(k->ctx, &w);
+}
+
 /**
  * an_winbuf_for_each() - call @fn on every window, in the order added
  * @b: the buffer
  * @fn: the callback; a non-zero return stops the walk
  * @ctx: passed to @fn
  *
- * Return: 0, the first non-zero return of @fn, or -EIO.
+ * Return: 0, the first non-zero return of @fn, -ENOMEM or -EIO.
  */
 int an_winbuf_for_each(struct an_winbuf *b, int (*fn)(void *ctx, const struct an_window *w),
 		       void *ctx)
 {
-	struct an_window w;
-	int err;
+	struct walk k = { fn, ctx, b, 0 };
 
-	for (size_t i = 0; i < b->nr_mem; i++) {
-		err = fn(ctx, &b->mem[i]);
-		if (err)
-			return err;
-	}
-	if (!b->spill)
-		return 0;
-	if (fflush(b->spill) || fseek(b->spill, 0, SEEK_SET))
-		return -EIO;
-	for (size_t i = 0; i < b->nr_spilled; i++) {
-		if (fread(&w, sizeof(w), 1, b->spill) != 1)
-			return -EIO;
-		err = fn(ctx, &w);
-		if (err)
-			return err;
-	}
-	return fseek(b->spill, 0, SEEK_END) ? -EIO : 0;
+	return an_recbuf_for_each(&b->recs, walk_one, &k);
 }
 
 /**
@@ -104,8 +116,7 @@ int an_winbuf_for_each(struct an_winbuf *b, int (*fn)(void *ctx, const struct an
  */
 void an_winbuf_release(struct an_winbuf *b)
 {
-	free(b->mem);
-	if (b->spill)
-		fclose(b->spill);
+	an_recbuf_release(&b->recs);
+	an_recbuf_release(&b->texts);
 	an_winbuf_init(b);
 }

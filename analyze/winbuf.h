@@ -9,18 +9,15 @@
 #ifndef UCVAL_ANALYZE_WINBUF_H
 #define UCVAL_ANALYZE_WINBUF_H
 
-#include <stdio.h>
-
 #include "analyze/check.h"
+#include "analyze/recbuf.h"
 
 /* Windows kept in memory before spilling to the temporary file. */
-#define AN_WINBUF_MEM	4096
+#define AN_WINBUF_MEM	AN_RECBUF_MEM
 
 struct an_winbuf {
-	struct an_window *mem;		/* AN_WINBUF_MEM entries, allocated on first add */
-	size_t nr_mem;
-	FILE *spill;			/* tmpfile() holding the rest, NULL until needed */
-	size_t nr_spilled;
+	struct an_recbuf recs;		/* struct an_window records */
+	struct an_recbuf texts;		/* their explanations, in the same order */
 	size_t nr_fail;			/* FAIL windows added */
 	size_t nr_undecided;		/* UNDECIDED windows added */
 };

@@ -6,10 +6,13 @@
 #ifndef UCVAL_REPORTS_EXPLAIN_H
 #define UCVAL_REPORTS_EXPLAIN_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "model/schedutil.h"
 
+size_t rep_explain_format(char *buf, size_t size, const struct model_su_explain *ex,
+			  const char *indent);
 void rep_explain_write(FILE *out, const struct model_su_explain *ex, const char *indent);
 
 #endif /* UCVAL_REPORTS_EXPLAIN_H */

@@ -22,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "analyze/db.h"
+#include "analyze/series.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -225,6 +226,170 @@ static void test_refuse(void **state)
 	tmpdb_drop(&t);
 }
 
+/* A schema 1 file (no explain, no series tables) is upgraded in place. */
+static void test_upgrade_v1(void **state)
+{
+	static const char *const drop[] = {
+		"DROP VIEW v_check_summary", "DROP VIEW v_mismatch_detail",
+		"DROP VIEW v_task_mismatches", "DROP VIEW v_residency", "DROP TABLE tasks",
+		"DROP TABLE policies", "DROP TABLE cpus", "DROP TABLE clamp_intervals",
+		"DROP TABLE freq_intervals", "DROP TABLE freq_residency",
+		"DROP TABLE task_requests", "ALTER TABLE mismatches DROP COLUMN explain",
+		"PRAGMA user_version = 1",
+	};
+	struct tmpdb t;
+	struct an_db *db;
+	struct an_diag d;
+	sqlite3 *c;
+
+	(void)state;
+	tmpdb_make(&t);
+	assert_int_equal(an_db_open(&db, t.path, &d), 0);
+	write_trace(db, &trace_a, 2);
+	an_db_close(db);
+	assert_int_equal(sqlite3_open(t.path, &c), SQLITE_OK);
+	for (size_t i = 0; i < ARRAY_SIZE(drop); i++)
+		if (sqlite3_exec(c, drop[i], NULL, NULL, NULL) != SQLITE_OK)
+			fail_msg("%s: %s", drop[i], sqlite3_errmsg(c));
+	sqlite3_close(c);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM pragma_table_info('mismatches')"
+				   " WHERE name = 'explain'"), 0);
+	assert_int_equal(an_db_open(&db, t.path, &d), 0);
+	an_db_close(db);
+	assert_int_equal(query_int(t.path, "PRAGMA user_version"), AN_DB_SCHEMA_VERSION);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM pragma_table_info('mismatches')"
+				   " WHERE name = 'explain'"), 1);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM mismatches"), 2);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM v_mismatch_detail"), 2);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM freq_residency"), 0);
+	tmpdb_drop(&t);
+}
+
+/* One trace of the 1000-trace database: 8 CPUs in 2 policies, windows, residency. */
+static void write_big_trace(struct an_db *db, int i)
+{
+	static const char *const checks[] = { "rq_clamp", "freq_below_min_clamp",
+					      "freq_prediction" };
+	struct an_db_trace row = trace_a;
+	struct an_series s;
+	struct an_diag d;
+	char sha[80], path[32];
+	int64_t id;
+
+	snprintf(sha, sizeof(sha), "%064d", i);
+	snprintf(path, sizeof(path), "t%04d.dat", i);
+	row.sha256 = sha;
+	row.path = path;
+	an_series_init(&s);
+	s.cpu = calloc(8, sizeof(*s.cpu));
+	s.policy = calloc(2, sizeof(*s.policy));
+	assert_non_null(s.cpu);
+	assert_non_null(s.policy);
+	s.nr_cpus = 8;
+	s.nr_policies = 2;
+	for (int p = 0; p < 2; p++) {
+		s.policy[p].id = p * 4;
+		s.policy[p].nr_cpus = 4;
+		for (int c = 0; c < 4; c++) {
+			s.policy[p].cpu[c] = p * 4 + c;
+			s.cpu[p * 4 + c] = (struct an_series_cpu){ p * 4 + c, p * 4, 1024, true, 0 };
+		}
+	}
+	for (int k = 0; k < 40; k++) {
+		struct an_series_rec rec = {
+			.kind = AN_SER_FREQ, .cpu = (k % 2) * 4, .policy = (k % 2) * 4, .pid = -1,
+			.ts_start_ns = (uint64_t)k * 1000, .ts_end_ns = (uint64_t)k * 1000 + 1000,
+			.has = 0x1f, .v = { 500000 + (k % 5) * 100000, 600000, 500000, 900000, 1 },
+		};
+
+		assert_int_equal(an_recbuf_add(&s.recs, &rec), 0);
+	}
+	assert_int_equal(an_db_trace_begin(db, &row, &id, &d), 0);
+	for (int k = 0; k < 6; k++) {
+		struct an_db_window w = {
+			.check_id = checks[(i + k) % 3], .cpu = k, .pid = 100 + k,
+			.ts_start_ns = k * 100, .ts_end_ns = k * 100 + 50, .rule = "S10",
+		};
+
+		assert_int_equal(an_db_mismatch_add(db, &w, &d), 0);
+	}
+	assert_int_equal(an_db_series_add(db, &s, &d), 0);
+	assert_int_equal(an_db_trace_commit(db, &d), 0);
+	an_series_release(&s);
+}
+
+/* The plan of @sql, its "detail" lines joined with ";". */
+static void plan_of(const char *path, const char *sql, char *buf, size_t len)
+{
+	char eq[1024];
+	sqlite3 *c;
+	sqlite3_stmt *st;
+	size_t at = 0;
+
+	snprintf(eq, sizeof(eq), "EXPLAIN QUERY PLAN %s", sql);
+	buf[0] = '\0';
+	assert_int_equal(sqlite3_open_v2(path, &c, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	if (sqlite3_prepare_v2(c, eq, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(c));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int n = snprintf(buf + at, len - at, "%s%s", at ? ";" : "",
+				 (const char *)sqlite3_column_text(st, 3));
+
+		assert_true(n > 0 && (size_t)n < len - at);
+		at += (size_t)n;
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(c);
+}
+
+/*
+ * A database of 1000 traces: the questions of issue 4 ("mismatches of check X
+ * across all traces", "residency of CPU N") are answered through indexes,
+ * never by scanning a table that grows with the traces.
+ */
+static void test_index_plans(void **state)
+{
+	static const struct {
+		const char *sql;
+		const char *must;	/* in the plan */
+		long long rows;		/* rows the query returns */
+	} rows[] = {
+		{ "SELECT trace_id, cpu, ts_start_ns FROM mismatches"
+		  " WHERE check_id = 'freq_prediction'", "USING INDEX mismatches_by_check", 2000 },
+		{ "SELECT r.trace_id, r.khz, r.observed_ns FROM cpus c JOIN freq_residency r"
+		  " ON r.trace_id = c.trace_id AND r.policy = c.policy WHERE c.cpu = 5",
+		  "INDEX cpus_by_cpu (cpu=?)", 5000 },
+		{ "SELECT khz, observed_ns FROM v_residency WHERE path = 't0500.dat'",
+		  "INDEX traces_by_path (path=?)", 10 },
+		{ "SELECT * FROM freq_intervals WHERE trace_id = 7 AND policy = 4",
+		  "INDEX freq_intervals_by_policy", 20 },
+	};
+	struct tmpdb t;
+	struct an_db *db;
+	struct an_diag d;
+	char plan[2048], count[1200];
+
+	(void)state;
+	tmpdb_make(&t);
+	assert_int_equal(an_db_open(&db, t.path, &d), 0);
+	for (int i = 0; i < 1000; i++)
+		write_big_trace(db, i);
+	an_db_close(db);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM traces"), 1000);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		plan_of(t.path, rows[i].sql, plan, sizeof(plan));
+		if (!strstr(plan, rows[i].must))
+			fail_msg("row %zu: plan '%s' lacks '%s'", i, plan, rows[i].must);
+		/* a full scan of a per-trace table would read every trace's rows */
+		if (strstr(plan, "SCAN mismatches") || strstr(plan, "SCAN freq_residency") ||
+		    strstr(plan, "SCAN r") || strstr(plan, "SCAN freq_intervals"))
+			fail_msg("row %zu: plan '%s' scans", i, plan);
+		snprintf(count, sizeof(count), "SELECT count(*) FROM (%s)", rows[i].sql);
+		assert_int_equal(query_int(t.path, count), rows[i].rows);
+	}
+	tmpdb_drop(&t);
+}
+
 /*
  * A writer killed with SIGKILL in the middle of a trace: the file opens,
  * passes integrity_check and holds exactly the traces that had committed.
@@ -253,7 +418,7 @@ static void test_sigkill(void **state)
 			_exit(4);
 		for (int i = 0; i < 10000; i++) {
 			struct an_db_window w = { "rq_clamp", 0, 7, i, i + 1, 1, 2, NULL, NULL,
-						  "VR4", NULL };
+						  "VR4", NULL, NULL };
 			an_db_mismatch_add(db, &w, &d);
 		}
 		raise(SIGKILL);
@@ -289,6 +454,8 @@ int main(void)
 		cmocka_unit_test(test_bad_verdict),
 		cmocka_unit_test(test_refuse),
 		cmocka_unit_test(test_sigkill),
+		cmocka_unit_test(test_upgrade_v1),
+		cmocka_unit_test(test_index_plans),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

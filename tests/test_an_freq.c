@@ -26,9 +26,9 @@
 #include "analyze/malloc.h"
 #include "analyze/reader.h"
 #include "an_testutil.h"
+#include "an_replaytest.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define MAX_WINDOWS 16
 #define TEXT_LEN 2048
 
 /* Event lines: "<comm>-<pid> [cpu] <s.us>: <event>: <fields>". */
@@ -61,51 +61,8 @@
 #define V3 PLAT(1, "model=v3 scale=1024") CPU(0, 0, 1000)
 #define TASK(pid, what) MARK("9.1", "task pid=" #pid " comm=t" #pid " " what)
 
-struct collect {
-	struct an_window w[MAX_WINDOWS];
-	unsigned int nr;
-};
-
-static int sink(void *ctx, const struct an_window *w)
-{
-	struct collect *c = ctx;
-
-	if (w->is_fail && c->nr < MAX_WINDOWS)
-		c->w[c->nr++] = *w;
-	else if (w->is_fail)
-		fail_msg("more than %d FAIL windows", MAX_WINDOWS);
-	return 0;
-}
-
-/* Replay @text through an_replay_event(), then finish at its last timestamp. */
-static struct an_replay *replay_text(const char *text, const struct an_replay_opts *opts,
-				     struct an_results *res)
-{
-	FILE *fp = fmemopen((void *)text, strlen(text), "r");
-	struct an_reader *rd;
-	struct an_replay *r;
-	struct an_diag d;
-	struct an_event ev;
-	uint64_t last = 0;
-	int err;
-
-	assert_non_null(fp);
-	assert_int_equal(an_reader_open_stream(fp, "row", &rd, &d), 0);
-	assert_int_equal(an_replay_new(opts, res, &r, &d), 0);
-	while ((err = an_reader_next(rd, &ev, &d)) == 1) {
-		assert_int_equal(an_replay_event(r, &ev, &d), 0);
-		last = ev.ts_ns > last ? ev.ts_ns : last;
-	}
-	assert_int_equal(err, 0);
-	assert_int_equal(an_replay_finish(r, last), 0);
-	an_results_finish(res);
-	an_reader_close(rd);
-	fclose(fp);
-	return r;
-}
-
 /* "cpu:start-end expected>observed rule" of each FAIL window of @check, ";"-joined. */
-static void render(const struct collect *c, enum an_check_id check, char *buf, size_t len)
+static void render(const struct an_test_windows *c, enum an_check_id check, char *buf, size_t len)
 {
 	size_t n = 0;
 
@@ -374,14 +331,14 @@ static void test_rows(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		const struct row *w = &rows[i];
-		struct collect c = { .nr = 0 };
+		struct an_test_windows c = { .is_fail_only = true };
 		const struct an_check_stats *s;
 		struct an_results res;
 		struct an_replay *r;
 		char got[TEXT_LEN];
 
-		an_results_init(&res, sink, &c);
-		r = replay_text(w->text, &w->opts, &res);
+		an_results_init(&res, an_test_sink, &c);
+		r = an_test_replay_text(w->text, &w->opts, &res, true);
 		s = &res.stats[w->check];
 		render(&c, w->check, got, sizeof(got));
 		if (an_check_verdict(s) != w->verdict || strcmp(got, w->windows) ||
@@ -429,7 +386,7 @@ static void test_no_input(void **state)
 		struct an_replay *r;
 
 		an_results_init(&res, NULL, NULL);
-		r = replay_text(cases[i].text, NULL, &res);
+		r = an_test_replay_text(cases[i].text, NULL, &res, true);
 		s = &res.stats[cases[i].check];
 		if (s->has_input || an_check_verdict(s) != AN_UNDECIDED || !s->reason ||
 		    strncmp(s->reason, cases[i].reason, strlen(cases[i].reason)))
@@ -455,7 +412,7 @@ static void test_figures(void **state)
 			w = &rows[i];
 	assert_non_null(w);
 	an_results_init(&res, NULL, NULL);
-	r = replay_text(w->text, NULL, &res);
+	r = an_test_replay_text(w->text, NULL, &res, true);
 	assert_int_equal(an_freq_prediction_figures(r, &f), 0);
 	/* CPU 0 is known from sugov's switch at 10.001: first prediction util
 	 * 600 -> 1464843 -> 1500000 (no change), then util 900 -> 2197265 ->
@@ -476,7 +433,7 @@ static void test_figures(void **state)
 	an_replay_free(r);
 
 	an_results_init(&res, NULL, NULL);
-	r = replay_text(w->text, &only, &res);
+	r = an_test_replay_text(w->text, &only, &res, true);
 	assert_int_equal(an_freq_prediction_figures(r, &f), -ENOENT);
 	assert_int_equal(f.n_intervals, 0);
 	an_replay_free(r);
@@ -486,7 +443,7 @@ static void test_figures(void **state)
 
 /* Reader -> replay -> finish, as an_analyze_path() does, keeping the replay. */
 static struct an_replay *replay_juno(unsigned int grace_us, struct an_results *res,
-				     struct collect *c)
+				     struct an_test_windows *c)
 {
 	char path[4096], plat[4096];
 	struct an_replay_opts o = { .grace_us = grace_us, .nr_cpus = 6 };
@@ -502,7 +459,7 @@ static struct an_replay *replay_juno(unsigned int grace_us, struct an_results *r
 		return NULL;
 	o.platform_path = plat;
 	o.trace_kernel = "4.11.0-rc6";
-	an_results_init(res, sink, c);
+	an_results_init(res, an_test_sink, c);
 	assert_int_equal(an_reader_open(path, &rd, &d), 0);
 	assert_int_equal(an_replay_new(&o, res, &r, &d), 0);
 	while ((err = an_reader_next(rd, &ev, &d)) == 1) {
@@ -550,7 +507,7 @@ static void test_juno(void **state)
 		"0:2084221567180-2084225581660 450000>850000 S10;"
 		"0:2084234209040-2084238604940 700000>450000 S10;"
 		"1:2084253345520-2084257639620 450000>800000 S10";
-	struct collect c = { .nr = 0 };
+	struct an_test_windows c = { .is_fail_only = true };
 	struct an_freq_figures f;
 	struct an_results res;
 	struct an_replay *r;

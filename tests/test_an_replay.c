@@ -25,9 +25,9 @@
 #include "analyze/reader.h"
 #include "analyze/replay.h"
 #include "an_testutil.h"
+#include "an_replaytest.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define MAX_WINDOWS 32
 
 /* Event lines: "<comm>-<pid> [cpu] <s.us>: <event>: <fields>". */
 #define SW(cpu, ts, prev, pstate, next)						\
@@ -42,52 +42,6 @@
 	" uclamp_min=" #min " uclamp_max=" #max "\n"
 #define V3 MARK("1.000000", "platform cpus=2 model=v3 groups=5 scale=1024")
 #define ML MARK("1.000000", "platform cpus=2 model=mainline kernel=6.1.0 groups=5")
-
-struct collect {
-	struct an_window w[MAX_WINDOWS];
-	unsigned int nr;
-};
-
-static int sink(void *ctx, const struct an_window *w)
-{
-	struct collect *c = ctx;
-
-	if (c->nr < MAX_WINDOWS)
-		c->w[c->nr++] = *w;
-	return 0;
-}
-
-/* Replay @text event by event; finish only when @is_finish. */
-static struct an_replay *replay_text(const char *text, const struct an_replay_opts *opts,
-				     struct an_results *res, bool is_finish)
-{
-	FILE *fp = fmemopen((void *)text, strlen(text), "r");
-	struct an_reader *rd;
-	struct an_replay *r;
-	struct an_diag d;
-	struct an_event ev;
-	uint64_t last = 0;
-	int err;
-
-	assert_non_null(fp);
-	assert_int_equal(an_reader_open_stream(fp, "row", &rd, &d), 0);
-	assert_int_equal(an_replay_new(opts, res, &r, &d), 0);
-	while ((err = an_reader_next(rd, &ev, &d)) == 1) {
-		assert_int_equal(an_replay_event(r, &ev, &d), 0);
-		last = ev.ts_ns;
-	}
-	if (err) {
-		char buf[512];
-
-		an_diag_format(&d, buf, sizeof(buf));
-		fail_msg("reader: %s", buf);
-	}
-	if (is_finish)
-		assert_int_equal(an_replay_finish(r, last), 0);
-	an_reader_close(rd);
-	fclose(fp);
-	return r;
-}
 
 static const char cls_letter[] = "FRDO";
 
@@ -261,7 +215,7 @@ static void test_sched_rows(void **state)
 		struct an_replay *r;
 
 		an_results_init(&res, NULL, NULL);
-		r = replay_text(sched_rows[i].text, NULL, &res, true);
+		r = an_test_replay_text(sched_rows[i].text, NULL, &res, true);
 		expect(r, sched_rows[i].name, sched_rows[i].expect);
 		an_replay_free(r);
 	}
@@ -455,13 +409,13 @@ static void test_check_rows(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(check_rows); i++) {
 		const struct an_check_stats *s;
-		struct collect c = { .nr = 0 };
+		struct an_test_windows c = { .nr = 0 };
 		struct an_results res;
 		struct an_replay *r;
 		const char *rule = NULL;
 
-		an_results_init(&res, sink, &c);
-		r = replay_text(check_rows[i].text, NULL, &res, true);
+		an_results_init(&res, an_test_sink, &c);
+		r = an_test_replay_text(check_rows[i].text, NULL, &res, true);
 		s = &res.stats[check_rows[i].check];
 		for (unsigned int k = 0; k < c.nr && !rule; k++)
 			if (c.w[k].is_fail && c.w[k].check == check_rows[i].check)
@@ -490,7 +444,7 @@ static void test_checks_option(void **state)
 
 	(void)state;
 	an_results_init(&res, NULL, NULL);
-	r = replay_text(text, &opts, &res, true);
+	r = an_test_replay_text(text, &opts, &res, true);
 	assert_false(res.stats[AN_CHECK_REQUEST_RESULT].has_input);
 	assert_int_equal(res.stats[AN_CHECK_REQUEST_RESULT].n_failed, 0);
 	assert_true(res.stats[AN_CHECK_TRACE_INTEGRITY].has_input);
@@ -524,7 +478,7 @@ static void test_model_choice(void **state)
 		struct an_replay *r;
 
 		an_results_init(&res, NULL, NULL);
-		r = replay_text(rows[i].text, &rows[i].opts, &res, true);
+		r = an_test_replay_text(rows[i].text, &rows[i].opts, &res, true);
 		if (r->variant != rows[i].variant || strcmp(r->model_source, rows[i].source))
 			fail_msg("%s: %d from %s", rows[i].name, r->variant, r->model_source);
 		an_replay_free(r);
@@ -575,7 +529,7 @@ static void test_platform_lines(void **state)
 
 	opts.platform = p;
 	an_results_init(&res, NULL, NULL);
-	r = replay_text(WAKE(0, "2.0", 5), &opts, &res, true);
+	r = an_test_replay_text(WAKE(0, "2.0", 5), &opts, &res, true);
 	assert_int_equal(r->variant, MODEL_V3);
 	assert_int_equal(r->sys.cfg.groups, 3);
 	assert_int_equal(r->nr_cpus, 4);
@@ -654,7 +608,7 @@ static void analyze_public(const struct trace_fig *f)
 {
 	char path[4096], plat[4096];
 	struct an_analyze_opts o = { 0 };
-	struct collect c = { .nr = 0 };
+	struct an_test_windows c = { .nr = 0 };
 	struct an_results res;
 	struct an_summary sum;
 	struct an_diag d;
@@ -671,7 +625,7 @@ static void analyze_public(const struct trace_fig *f)
 			skip();
 		o.replay.platform_path = plat;
 	}
-	an_results_init(&res, sink, &c);
+	an_results_init(&res, an_test_sink, &c);
 	assert_int_equal(an_analyze_path(path, &o, &res, &sum, &d), 0);
 	if (sum.n_events != f->n_events || sum.nr_switches != f->n_switches ||
 	    sum.nr_tasks != f->nr_tasks || sum.nr_cpus_known != f->nr_cpus_known ||

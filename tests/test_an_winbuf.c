@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * analyze/winbuf.c: windows come back in order and intact, in memory and
- * past the spill threshold; counters split FAIL and UNDECIDED.
+ * past the spill threshold, with their explanations (every 5th window has
+ * one); counters split FAIL and UNDECIDED.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,7 +22,14 @@ struct walk {
 
 static void make_window(struct an_window *w, size_t i)
 {
+	static char text[AN_WINDOW_EXPLAIN_LEN];
+
 	memset(w, 0, sizeof(*w));
+	if (i % 5 == 0) {
+		snprintf(text, sizeof(text), "S9    raw target kHz %zu\nS10   resolved OPP %zu\n",
+			 i, i * 2);
+		w->explain = text;
+	}
 	w->check = (enum an_check_id)(i % AN_CHECK__COUNT);
 	w->is_fail = i % 3 != 0;
 	w->cpu = (int)(i % 8);
@@ -44,7 +52,8 @@ static int check_one(void *ctx, const struct an_window *w)
 	    w->pid != want.pid || w->ts_start_ns != want.ts_start_ns ||
 	    w->ts_end_ns != want.ts_end_ns || w->expected != want.expected ||
 	    w->observed != want.observed || strcmp(w->rule, want.rule) ||
-	    strcmp(w->message, want.message))
+	    strcmp(w->message, want.message) || !w->explain != !want.explain ||
+	    (w->explain && strcmp(w->explain, want.explain)))
 		fail_msg("window %zu differs (pid %d, message '%s')", k->seen, w->pid, w->message);
 	k->seen++;
 	return k->stop_at && k->seen == k->stop_at ? 7 : 0;

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze/series.c and the schema 2 tables: what a trace looked like over
+ * time (clamp and frequency intervals, requests, tasks, CPUs, policies),
+ * the explanation chain of a FAIL window, and the database built from it by
+ * `ucval analyze --db`: residency, views, the queries README documents.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "analyze/analyze.h"
+#include "analyze/series.h"
+#include "analyze/winbuf.h"
+#include "an_testutil.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct run {
+	struct an_series s;
+	struct an_results res;
+	struct an_summary sum;
+	struct an_winbuf wins;
+};
+
+/* Analyze the project fixture traces/@name with a series recorded. */
+static void run_fixture(struct run *u, const char *name, const struct an_replay_opts *ro)
+{
+	struct an_analyze_opts opts = { 0 };
+	char path[4200], line[512];
+	struct an_diag d;
+
+	snprintf(path, sizeof(path), "%s/traces/%s", an_test_root(), name);
+	if (ro)
+		opts.replay = *ro;
+	an_series_init(&u->s);
+	an_winbuf_init(&u->wins);
+	an_results_init(&u->res, an_winbuf_sink, &u->wins);
+	u->res.series = &u->s;
+	if (an_analyze_path(path, &opts, &u->res, &u->sum, &d)) {
+		an_diag_format(&d, line, sizeof(line));
+		fail_msg("%s: %s", name, line);
+	}
+	assert_int_equal(u->s.err, 0);
+}
+
+static void run_free(struct run *u)
+{
+	an_series_release(&u->s);
+	an_winbuf_release(&u->wins);
+}
+
+struct render {
+	enum an_series_kind kind;
+	char *buf;
+	size_t len, at;
+	long long last[2];
+	bool has_last;
+};
+
+/* "start_us:min/max" (clamp) or "start_us:obs/exp" when the pair changes. */
+static int render_one(void *ctx, const struct an_series_rec *rec)
+{
+	struct render *c = ctx;
+	int i0 = rec->kind == AN_SER_CLAMP ? AN_SER_CL_MIN : AN_SER_FQ_OBS;
+	int i1 = rec->kind == AN_SER_CLAMP ? AN_SER_CL_MAX : AN_SER_FQ_EXP;
+	long long a = rec->has & AN_SER_HAS(i0) ? rec->v[i0] : -1;
+	long long b = rec->has & AN_SER_HAS(i1) ? rec->v[i1] : -1;
+	int n;
+
+	if (rec->kind != c->kind)
+		return 0;
+	if (rec->kind == AN_SER_FREQ && c->has_last && c->last[0] == a && c->last[1] == b)
+		return 0;
+	c->last[0] = a;
+	c->last[1] = b;
+	c->has_last = true;
+	n = snprintf(c->buf + c->at, c->len - c->at, "%s%llu:%lld/%lld", c->at ? ";" : "",
+		     (unsigned long long)(rec->ts_start_ns / 1000), a, b);
+	assert_true(n > 0 && (size_t)n < c->len - c->at);
+	c->at += (size_t)n;
+	return 0;
+}
+
+static void render(struct an_series *s, enum an_series_kind kind, char *buf, size_t len)
+{
+	struct render c = { .kind = kind, .buf = buf, .len = len };
+
+	buf[0] = '\0';
+	assert_int_equal(an_series_for_each(s, render_one, &c), 0);
+}
+
+/*
+ * uclamp-v3.md VR4, VR5, VR11: the model's rq values of CPU 1 in
+ * traces/rq_clamp-fail.txt, interval by interval (the fixture's comments
+ * give the story): known at 10.001000 after a (256/512) left, b (max 768)
+ * wakes, a wakes, b sleeps, a leaves (512 retained), b wakes.
+ */
+static void test_clamp_intervals(void **state)
+{
+	static const struct {
+		unsigned long long start_us, end_us;
+		int min, max;
+	} want[] = {
+		{ 10001000, 10002000, 0, 512 },
+		{ 10002000, 10003000, 0, 768 },
+		{ 10003000, 10004000, 256, 768 },
+		{ 10004000, 10005000, 256, 512 },
+		{ 10005000, 10006000, 0, 512 },
+		{ 10006000, 10006100, 0, 768 },
+	};
+	struct run u;
+	size_t i = 0;
+
+	(void)state;
+	run_fixture(&u, "rq_clamp-fail.txt", NULL);
+	assert_int_equal(u.s.nr_clamp, ARRAY_SIZE(want));
+	for (size_t k = 0; k < u.s.recs.nr_mem; k++) {
+		const struct an_series_rec *rec = (const void *)(u.s.recs.mem + k * u.s.recs.size);
+
+		if (rec->kind != AN_SER_CLAMP)
+			continue;
+		assert_int_equal(rec->cpu, 1);
+		assert_int_equal(rec->ts_start_ns, want[i].start_us * 1000);
+		assert_int_equal(rec->ts_end_ns, want[i].end_us * 1000);
+		assert_int_equal(rec->v[AN_SER_CL_MIN], want[i].min);
+		assert_int_equal(rec->v[AN_SER_CL_MAX], want[i].max);
+		i++;
+	}
+	assert_int_equal(i, ARRAY_SIZE(want));
+	/* CPU 1 became known at its first switch; CPU 0 never was */
+	assert_true(u.s.nr_cpus >= 2);
+	assert_true(u.s.cpu[1].was_known);
+	assert_int_equal(u.s.cpu[1].known_ns, 10001000000ULL);
+	assert_false(u.s.cpu[0].was_known);
+	/* tasks: a (pid 100) switched in once, b (pid 200) once */
+	assert_int_equal(u.s.nr_tasks, 2);
+	assert_int_equal(u.s.task[0].pid, 100);
+	assert_string_equal(u.s.task[0].comm, "a");
+	assert_int_equal(u.s.task[0].n_runs, 1);
+	assert_int_equal(u.s.task[0].first_ns, 10001000000ULL);
+	assert_int_equal(u.s.task[0].last_ns, 10005000000ULL);
+	assert_int_equal(u.s.task[1].pid, 200);
+	assert_int_equal(u.s.task[1].n_runs, 1);
+	run_free(&u);
+}
+
+struct find_win {
+	const char *rule;
+	char explain[AN_WINDOW_EXPLAIN_LEN];
+};
+
+static int find_win(void *ctx, const struct an_window *w)
+{
+	struct find_win *f = ctx;
+
+	if (w->is_fail && w->rule && !strcmp(w->rule, f->rule))
+		snprintf(f->explain, sizeof(f->explain), "%s", w->explain ? w->explain : "");
+	return 0;
+}
+
+/*
+ * The explanation chain of an rq_clamp FAIL window: what made the model's
+ * value (VR4: a count, VR11: idle retention) and each counted task's
+ * effective value (VT2).
+ */
+static void test_explain_rq(void **state)
+{
+	static const struct {
+		const char *rule;
+		const char *explain;
+	} rows[] = {
+		{ "VR4", "VR4   rq min after an enqueue      256\n"
+			 "VT2   pid 100 (a) effective        256\n"
+			 "VT2   pid 200 (b) effective        0\n" },
+		{ "VR11", "VR11  rq max retained, idle        512\n" },
+	};
+	struct run u;
+
+	(void)state;
+	run_fixture(&u, "rq_clamp-fail.txt", NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct find_win f = { .rule = rows[i].rule };
+
+		an_winbuf_for_each(&u.wins, find_win, &f);
+		assert_string_equal(f.explain, rows[i].explain);
+	}
+	run_free(&u);
+}
+
+/*
+ * schedutil.md S9/S10 on 5.10 (F = 1.25 × 2000000 × util / 1024): util 100
+ * → 244140 → OPP 500000; util 300 → 732421 → 1000000. The observed
+ * frequency follows 2 ms later (traces/freq_prediction-pass.txt).
+ */
+static void test_freq_intervals(void **state)
+{
+	char buf[512];
+	struct run u;
+
+	(void)state;
+	run_fixture(&u, "freq_prediction-pass.txt", NULL);
+	render(&u.s, AN_SER_FREQ, buf, sizeof(buf));
+	assert_string_equal(buf, "50001000:500000/-1;50001100:500000/500000;"
+			    "50002000:500000/1000000;50004000:1000000/1000000;"
+			    "50010000:1000000/500000;50015000:500000/500000");
+	assert_int_equal(u.s.nr_policies, 1);
+	assert_int_equal(u.s.policy[0].nr_opps, 4);
+	assert_int_equal(u.s.policy[0].opp_khz[3], 2000000);
+	assert_int_equal(u.s.policy[0].rate_limit_us, 1000);
+	run_free(&u);
+}
+
+/* Requests with the kernel's and the model's results (uclamp-v3.md VA4, VG7). */
+static void test_requests(void **state)
+{
+	static const long long want[][7] = {
+		/* ts_us, pid, flags, min, max, ret, model_ret (-1000: NULL) */
+		{ 30000100, 100, 0x30, 20, 50, 0, 0 },
+		{ 30000200, 100, 0x10, 60, -1000, 0, -22 },
+		{ 30000300, 200, 0x20, -1000, 30, 0, 0 },
+		{ 30000400, 300, 0x20, -1000, 40, -28, -28 },
+		{ 30000500, 300, 0x10, 10, -1000, -1, -1000 },	/* EPERM: not applied */
+	};
+	struct an_replay_opts ro = { .model = AN_MODEL_V3, .groups = 2 };
+	struct run u;
+	size_t i = 0;
+
+	(void)state;
+	run_fixture(&u, "request_result-fail.txt", &ro);
+	assert_int_equal(u.s.nr_requests, ARRAY_SIZE(want));
+	for (size_t k = 0; k < u.s.recs.nr_mem; k++) {
+		const struct an_series_rec *rec = (const void *)(u.s.recs.mem + k * u.s.recs.size);
+		long long got[7];
+
+		if (rec->kind != AN_SER_REQUEST)
+			continue;
+		got[0] = (long long)(rec->ts_start_ns / 1000);
+		got[1] = rec->pid;
+		for (int v = 0; v < 5; v++)
+			got[2 + v] = rec->has & AN_SER_HAS(v) ? rec->v[v] : -1000;
+		for (int v = 0; v < 7; v++)
+			if (got[v] != want[i][v])
+				fail_msg("request %zu column %d: got %lld want %lld", i, v, got[v],
+					 want[i][v]);
+		i++;
+	}
+	run_free(&u);
+}
+
+/* ---- the database `ucval analyze --db` writes ---- */
+
+static char db_path[256];
+
+static int db_setup(void **state)
+{
+	char cmd[8192];
+	const char *ucval = getenv("UCVAL");
+
+	(void)state;
+	if (!ucval) {
+		fprintf(stderr, "UCVAL is not set (run through make check)\n");
+		return -1;
+	}
+	snprintf(db_path, sizeof(db_path), "/tmp/ucval-series-%d.db", (int)getpid());
+	unlink(db_path);
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && UCVAL_NOW=2026-01-01T00:00:00Z '%s' analyze --db '%s' "
+		 "traces/*.txt >/dev/null 2>&1",
+		 an_test_root(), ucval, db_path);
+	return WEXITSTATUS(system(cmd)) == 1 ? 0 : -1;
+}
+
+static int db_teardown(void **state)
+{
+	char wal[300];
+
+	(void)state;
+	unlink(db_path);
+	snprintf(wal, sizeof(wal), "%s-wal", db_path);
+	unlink(wal);
+	snprintf(wal, sizeof(wal), "%s-shm", db_path);
+	unlink(wal);
+	return 0;
+}
+
+/* All rows of @sql, "|" between columns and ";" between rows. */
+static void query(const char *sql, char *buf, size_t len)
+{
+	sqlite3 *c;
+	sqlite3_stmt *st;
+	size_t at = 0;
+	int rc;
+
+	buf[0] = '\0';
+	assert_int_equal(sqlite3_open_v2(db_path, &c, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	if (sqlite3_prepare_v2(c, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("query '%s': %s", sql, sqlite3_errmsg(c));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < sqlite3_column_count(st); i++) {
+			const unsigned char *v = sqlite3_column_text(st, i);
+			int n = snprintf(buf + at, len - at, "%s%s", i ? "|" : at ? ";" : "",
+					 v ? (const char *)v : "NULL");
+
+			assert_true(n >= 0 && (size_t)n < len - at);
+			at += (size_t)n;
+		}
+	}
+	assert_int_equal(rc, SQLITE_DONE);
+	sqlite3_finalize(st);
+	sqlite3_close(c);
+}
+
+/*
+ * freq_residency over the judged time of traces/freq_prediction-pass.txt:
+ * per OPP, observed and expected ns; both columns sum to the same span.
+ */
+static void test_db_residency(void **state)
+{
+	char buf[1024];
+
+	(void)state;
+	query("SELECT khz, observed_ns, expected_ns FROM v_residency"
+	      " WHERE path = 'traces/freq_prediction-pass.txt' ORDER BY khz", buf, sizeof(buf));
+	assert_string_equal(buf, "500000|7900000|10900000;1000000|11000000|8000000");
+	query("SELECT SUM(observed_ns) = SUM(expected_ns) FROM freq_residency", buf, sizeof(buf));
+	assert_string_equal(buf, "1");
+	query("SELECT policy, cpus, opps_khz, rate_limit_us FROM policies JOIN traces"
+	      " USING(trace_id) WHERE path = 'traces/freq_prediction-pass.txt'", buf, sizeof(buf));
+	assert_string_equal(buf, "0|0|500000,1000000,1500000,2000000|1000");
+}
+
+/* The views of schema 2 answer what README says they answer. */
+static void test_db_views(void **state)
+{
+	static const struct {
+		const char *sql;
+		const char *want;
+	} rows[] = {
+		{ "SELECT check_id, n_traces, n_pass, n_fail, n_windows FROM v_check_summary"
+		  " WHERE check_id = 'rq_clamp'", "rq_clamp|17|1|1|2" },
+		{ "SELECT cpu, rule, duration_ns, explain IS NOT NULL FROM v_mismatch_detail"
+		  " WHERE check_id = 'rq_clamp' ORDER BY ts_start_ns",
+		  "1|VR4|1050000|1;1|VR11|1000000|1" },
+		{ "SELECT uclamp_min, uclamp_max FROM clamp_intervals JOIN traces USING(trace_id)"
+		  " WHERE path = 'traces/rq_clamp-fail.txt' AND cpu = 1"
+		  " AND ts_start_ns <= 10003050000 AND ts_end_ns > 10003050000", "256|768" },
+		{ "PRAGMA user_version", "2" },
+	};
+	char buf[1024];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		query(rows[i].sql, buf, sizeof(buf));
+		if (strcmp(buf, rows[i].want))
+			fail_msg("row %zu: got '%s' want '%s' (%s)", i, buf, rows[i].want,
+				 rows[i].sql);
+	}
+}
+
+/* The ```sql blocks of README's "Querying the database", in order. */
+static int readme_queries(char *text, char **q, int max)
+{
+	char *sec = strstr(text, "\n## Querying the database\n"), *end, *p;
+	int n = 0;
+
+	if (!sec)
+		return 0;
+	end = strstr(sec + 1, "\n## ");
+	if (end)
+		*end = '\0';
+	for (p = sec; n < max && (p = strstr(p, "```sql\n")); n++) {
+		q[n] = p + strlen("```sql\n");
+		p = strstr(q[n], "```");
+		if (!p)
+			return n;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+/*
+ * Each of the ten README queries runs on the fixtures' database and gives
+ * what the fixtures say: e.g. 3: the below-min fixture's 5 ms window;
+ * 7: 256/768 on CPU 1 at 10.003050 (rq_clamp-fail.txt); 9: the ENOSPC that
+ * the groups_exhausted fixture's kernel did not return.
+ */
+static void test_readme_queries(void **state)
+{
+	static const char *const first_row[] = {
+		"traces/freq_above_max_clamp-fail.txt|freq_above_max_clamp|FAIL|4|2",
+		"freq_above_max_clamp|17|4|2|11|3|19000000",
+		"traces/freq_below_min_clamp-fail.txt|5.0",
+		"0|500000|28.8|30.9",
+		"NULL|4|0.5",
+		"traces/freq_above_max_clamp-fail.txt|freq_above_max_clamp|0|10000000|VS1|NULL",
+		"256|768",
+		"traces/freq_prediction-fail.txt|22.9",
+		"traces/groups_exhausted-fail.txt|40000300000|300|NULL|128|0|-28",
+		"freq_prediction|0|12|101.91|cpu 0: prediction not judged: no util signal yet "
+		"for a cpu of the policy",
+	};
+	static char buf[1 << 17];
+	char path[4200], *text, *q[16];
+	FILE *f;
+	long len;
+	int n;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/README.md", an_test_root());
+	f = fopen(path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)len + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	n = readme_queries(text, q, 16);
+	assert_int_equal(n, ARRAY_SIZE(first_row));
+	for (int i = 0; i < n; i++) {
+		char *semi;
+
+		query(q[i], buf, sizeof(buf));
+		semi = strchr(buf, ';');
+		if (semi)
+			*semi = '\0';
+		if (strcmp(buf, first_row[i]))
+			fail_msg("README query %d: first row '%s', want '%s'", i + 1, buf,
+				 first_row[i]);
+	}
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clamp_intervals),
+		cmocka_unit_test(test_explain_rq),
+		cmocka_unit_test(test_freq_intervals),
+		cmocka_unit_test(test_requests),
+	};
+	const struct CMUnitTest db_tests[] = {
+		cmocka_unit_test(test_db_residency),
+		cmocka_unit_test(test_db_views),
+		cmocka_unit_test(test_readme_queries),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL) |
+	       cmocka_run_group_tests(db_tests, db_setup, db_teardown);
+}
