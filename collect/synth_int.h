@@ -224,6 +224,8 @@ static inline unsigned int sy_t_global(const struct synth *s, enum sy_global g)
 void sy_timer_set(struct synth *s, unsigned int id, uint64_t t_ns);
 void sy_timer_clear(struct synth *s, unsigned int id);
 
+/* ---- synthtimer.c: sy_rng_*() above, and sy_timer_*() ---- */
+
 /* ---- synth.c ---- */
 bool sy_emit(struct synth *s, struct col_so_ev *ev);
 bool sy_print(struct synth *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -241,8 +243,6 @@ void sy_truth_expected(const struct synth *s, const struct sy_policy *p, unsigne
 void sy_sched_start(struct synth *s);
 void sy_sched_begin(struct synth *s);
 void sy_sched_timer(struct synth *s, unsigned int id);
-void sy_task_eff(struct synth *s, struct sy_task *t);
-uint64_t sy_burst_ns(struct synth *s, const struct sy_task *t);
 
 /* ---- synthtruth.c ---- */
 void sy_truth_window(struct synth *s, const char *check, int cpu, uint64_t start_ns,

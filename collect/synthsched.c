@@ -40,6 +40,8 @@
 #define STAY_DEN		4
 #define EFF_AT_WAKE_ONE_IN	8	/* uclamp_task_eff at one wake-up in 8 */
 #define INVALID_ONE_IN		10	/* requests with min above max */
+#define INVALID_MIN		896	/* ... these two */
+#define INVALID_MAX		256
 
 /* Clamp values tasks ask for; the first ones are few enough for v3's groups. */
 static const unsigned int min_values[] = { 256, 512, 128, 384, 640, 768, 896, 1024, 0 };
@@ -78,14 +80,8 @@ static unsigned long long keep_flags(const struct synth *s)
 	       MODEL_ML_FLAG_KEEP_POLICY | MODEL_ML_FLAG_KEEP_PARAMS;
 }
 
-/**
- * sy_burst_ns() - length of @t's next run burst
- * @s: generator
- * @t: the task
- *
- * Return: nanoseconds, a multiple of a microsecond.
- */
-uint64_t sy_burst_ns(struct synth *s, const struct sy_task *t)
+/* Length of @t's next run burst: around its mean, one in eight four times longer. */
+static uint64_t burst_ns(struct synth *s, const struct sy_task *t)
 {
 	uint64_t b = around_ns(s, t->run_mean_us);
 
@@ -261,15 +257,11 @@ static unsigned int pick_cpu(struct synth *s, const struct sy_task *t)
 
 /* ---- uclamp_task_eff ---- */
 
-/**
- * sy_task_eff() - uclamp_task_eff of both clamp ids of @t
- * @s: generator
- * @t: a live task
- *
- * value is the task's own request, effective the model's (fault
- * eff-ignores-group: as if the task were in the root group).
+/*
+ * uclamp_task_eff of both clamp ids of @t: value is its own request,
+ * effective the model's (fault eff-ignores-group: as if in the root group).
  */
-void sy_task_eff(struct synth *s, struct sy_task *t)
+static void task_eff(struct synth *s, struct sy_task *t)
 {
 	for (int id = 0; id < MODEL_UCLAMP_CNT; id++) {
 		struct col_so_ev ev = { .type = COL_SO_TASK_EFF };
@@ -301,7 +293,7 @@ static void eff_of_group(struct synth *s, int group)
 		struct sy_task *t = &s->task[i];
 
 		if (t->state != SY_FREE && t->state != SY_DEAD && (group < 0 || t->group == group))
-			sy_task_eff(s, t);
+			task_eff(s, t);
 	}
 }
 
@@ -322,10 +314,10 @@ static void wake(struct synth *s, struct sy_task *t, bool is_new)
 	sy_ctx(s, cpu, &ev);
 	fill_task(&ev, t, (int)cpu, 0);
 	sy_emit(s, &ev);
-	t->burst_left_ns = sy_burst_ns(s, t);
+	t->burst_left_ns = burst_ns(s, t);
 	enqueue(s, t, cpu);
 	if (sy_rng_chance(&s->rng, 1, EFF_AT_WAKE_ONE_IN))
-		sy_task_eff(s, t);
+		task_eff(s, t);
 	kick(s, cpu);
 }
 
@@ -471,8 +463,8 @@ static void request(struct synth *s)
 	int mret, kret;
 
 	if (!kind) {		/* min above max: the model says EINVAL (VA4, MA2) */
-		vmin = 896;
-		vmax = 256;
+		vmin = INVALID_MIN;
+		vmax = INVALID_MAX;
 	} else if (has_min && has_max && vmin > vmax) {
 		unsigned int v = vmin;
 
@@ -499,7 +491,7 @@ static void request(struct synth *s)
 		sy_truth_request(s, t, s->last_ns, kret, mret);
 	if (t->state == SY_WAIT || t->state == SY_RUN)
 		sy_dirty(s, (unsigned int)t->cpu);
-	sy_task_eff(s, t);
+	task_eff(s, t);
 }
 
 /* The text written to cpu.util.{min,max} (v3) or cpu.uclamp.{min,max} (mainline). */
@@ -584,9 +576,10 @@ static void platform_markers(struct synth *s)
 {
 	char freqs[MODEL_SU_MAX_OPPS * 12];
 
-	sy_print(s, "ucval: platform cpus=%u model=%s task_group=1 invariant=1 groups=%d "
+	sy_print(s, "ucval: platform cpus=%u model=%s task_group=1 invariant=1 groups=%u "
 		 "scale=%d tick_us=%u kernel=%s", s->o->nr_cpus,
-		 s->o->variant == MODEL_V3 ? "v3" : "mainline", 5, MODEL_SCALE, s->tick_us,
+		 s->o->variant == MODEL_V3 ? "v3" : "mainline", s->sys.cfg.groups, MODEL_SCALE,
+		 s->tick_us,
 		 s->o->variant == MODEL_V3 ? "4.19.0" : "6.1.0");
 	for (unsigned int c = 0; c < s->o->nr_cpus; c++) {
 		const struct sy_policy *p = &s->pol[s->cpu[c].policy];
@@ -665,7 +658,7 @@ void sy_sched_begin(struct synth *s)
 		unsigned int id = sy_t_task(s, i);
 
 		if (running < s->o->nr_cpus) {
-			t->burst_left_ns = sy_burst_ns(s, t);
+			t->burst_left_ns = burst_ns(s, t);
 			enqueue(s, t, running);
 			switch_next(s, running, COL_SO_STATE_RUNNING);
 			running++;
