@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collect/synth_int.h"
 
@@ -578,6 +579,8 @@ out_close_truth:
 		an_diag_set_file(d, "write", o->truth_path);
 		err = an_diag_fail(d, -EIO, "cannot write the truth file");
 	}
+	if (s->truth && err)
+		unlink(o->truth_path);	/* no truth without its trace */
 out_free:
 	col_synthout_free(s->out);
 	teardown(s);

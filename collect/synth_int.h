@@ -68,7 +68,6 @@ struct sy_fkey {
 	bool is_div;			/* F beyond E now */
 	uint64_t div_start_ns;
 	bool is_certain;		/* a checker must see this window */
-	uint64_t last_ns;		/* last update */
 	unsigned int last_f;
 };
 
@@ -174,7 +173,6 @@ struct synth {
 	unsigned int nr_tasks;
 	unsigned int nr_immortal;
 	struct sy_group group[SY_NR_GROUPS];
-	unsigned int nr_groups;
 	unsigned int kver;
 	unsigned int tick_us;
 	struct col_synthout *out;
@@ -183,7 +181,6 @@ struct synth {
 	struct sy_heap timers;
 	uint64_t now_ns;		/* time of the next event */
 	uint64_t last_ns;		/* time of the last written event */
-	uint64_t nr_done;		/* events written or dropped */
 	bool is_done;
 	int next_pid;
 	/* lost-events fault */
@@ -257,7 +254,7 @@ void sy_truth_freq(struct synth *s, uint64_t ts);
 void sy_truth_finish(struct synth *s);
 bool sy_loss_filter(struct synth *s, const struct col_so_ev *ev, uint64_t ts);
 void sy_loss_freq_written(struct synth *s, struct sy_policy *p, uint64_t ts);
-void sy_loss_switched(struct synth *s, unsigned int cpu);
+void sy_loss_enqueue(struct synth *s, unsigned int cpu);
 void sy_loss_arm(struct synth *s);
 
 #endif /* UCVAL_COLLECT_SYNTH_INT_H */

@@ -104,7 +104,7 @@ static void enqueue(struct synth *s, struct sy_task *t, unsigned int cpu)
 {
 	struct sy_cpu *c = &s->cpu[cpu];
 
-	sy_loss_switched(s, cpu);
+	sy_loss_enqueue(s, cpu);
 	model_enqueue(&s->sys, &t->mt, (int)cpu);
 	c->util_sum += t->util;
 	c->has_stale = false;	/* an enqueue recomputes the max */
@@ -569,7 +569,6 @@ void sy_sched_start(struct synth *s)
 	}
 	for (int g = 0; g < SY_NR_GROUPS; g++)
 		s->group[g].path = group_paths[g];
-	s->nr_groups = SY_NR_GROUPS;
 }
 
 static void platform_markers(struct synth *s)

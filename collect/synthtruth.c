@@ -243,7 +243,6 @@ static void fkey_update(struct synth *s, struct sy_fkey *k, uint64_t ts, unsigne
 	if (k->is_div && ts >= sure_from && beyond(k, f, loosest(k)))
 		k->is_certain = true;
 	k->last_f = f;
-	k->last_ns = ts;
 }
 
 /**
@@ -462,7 +461,7 @@ static void doubt_end(struct synth *s, unsigned int cpu, uint64_t ts)
 }
 
 /**
- * sy_loss_switched() - a task is about to be queued on @cpu: is a runqueue
+ * sy_loss_enqueue() - a task is about to be queued on @cpu: is a runqueue
  * forgotten at a loss known again?
  * @s: generator
  * @cpu: the CPU
@@ -475,7 +474,7 @@ static void doubt_end(struct synth *s, unsigned int cpu, uint64_t ts)
  * CPU idles (VR11, MR4). Those are "may" windows of rule EV-LOST for
  * rq_clamp and the frequency checks (events.md §4 wants them UNDECIDED).
  */
-void sy_loss_switched(struct synth *s, unsigned int cpu)
+void sy_loss_enqueue(struct synth *s, unsigned int cpu)
 {
 	struct sy_cpu *c = &s->cpu[cpu];
 
