@@ -13,6 +13,7 @@ static const struct ucval_cmd commands[] = {
 	{ "analyze", cmd_analyze, "replay traces against the model; verdicts, windows, SQLite" },
 	{ "collect", cmd_collect, "record sched, cpufreq and uclamp events into a trace.dat" },
 	{ "model", cmd_model, "what-if: expected frequency and rq clamps from the reference model" },
+	{ "synth", cmd_synth, "write a synthetic trace decided by the model, clean or with a fault" },
 };
 
 static void usage(FILE *out)

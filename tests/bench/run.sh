@@ -5,9 +5,10 @@
 # systrace readers. Prints wall time (best of $BENCH_RUNS), events/s, peak
 # RSS and ratios. It never asserts a time: numbers are for people.
 #
-# Traces (made once, cached in WORKDIR):
-#   synth.dat  `ucval synth`, $BENCH_SYNTH_EVENTS events (when ucval has synth)
-#   real.dat   `ucval collect` of `perf bench sched pipe` (root, tracefs, perf)
+# Traces (in WORKDIR):
+#   synth.dat  `ucval synth`, $BENCH_SYNTH_EVENTS events (default 5 million),
+#              made again each run, its generation timed on its own line
+#   real.dat   (made once) `ucval collect` of `perf bench sched pipe` (root, tracefs, perf)
 #   juno       the public Juno trace from $UCVAL_SHARED (small: start-up costs)
 set -u
 UCVAL=$1 ITER=$2 WORK=$3
@@ -77,10 +78,20 @@ bench_dat() {	# bench_dat NAME FILE
 
 echo "ucval bench: best of $RUNS runs; ratio = time / libtracecmd iteration time"
 if "$UCVAL" synth --help >/dev/null 2>&1; then
-	if [ ! -s "$WORK/synth.dat" ]; then
-		echo "bench: making a $SYNTH_EVENTS-event synthetic trace (ucval synth)"
-		"$UCVAL" synth -o "$WORK/synth.dat" --events "$SYNTH_EVENTS" --cpus 8 --seed 1 \
-			>/dev/null || rm -f "$WORK/synth.dat"
+	# made again each run (it is quick) with this ucval; timed on its own,
+	# never as part of analyze
+	echo
+	echo "bench: making a $SYNTH_EVENTS-event synthetic trace.dat (ucval synth)"
+	rm -f "$WORK/synth.dat"
+	if /usr/bin/time -f '%e %M' -o "$WORK/time" "$UCVAL" synth -q -o "$WORK/synth.dat" \
+		--events "$SYNTH_EVENTS" --cpus 8 --seed 1 2>"$WORK/stderr"; then
+		read -r t m < "$WORK/time"
+		awk -v t="$t" -v m="$m" -v n="$SYNTH_EVENTS" 'BEGIN { if (t < 0.005) t = 0.005;
+			printf "  %-34s %8.2f s %10.0f ev/s %7.1f MB\n", "ucval synth (generation)",
+			t, n / t, m / 1024 }'
+	else
+		cat "$WORK/stderr" >&2
+		rm -f "$WORK/synth.dat"
 	fi
 	[ -s "$WORK/synth.dat" ] && bench_dat synth "$WORK/synth.dat"
 else
