@@ -38,7 +38,7 @@ TESTS        := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 # Symbols model/ must never use: it computes, it does no I/O (STYLE.md §1).
 MODEL_FORBIDDEN := printf fprintf puts fopen open write read malloc calloc realloc free exit abort
 
-.PHONY: all deps check check-unit check-san check-layering demo clean help fuzz bench
+.PHONY: all deps check check-unit check-san check-layering demo clean help fuzz bench check-kernel
 
 all: ucval
 
@@ -49,6 +49,7 @@ help:
 	@echo "make fuzz       fuzz each reader for FUZZ_SECONDS (default 60)"
 	@echo "make demo       build, run ucval on a bundled example, print the result"
 	@echo "make bench      speed of ucval analyze against trace-cmd report and libtracecmd"
+	@echo "make check-kernel  build a uclamp kernel, run it under QEMU, analyze; broken patches must FAIL"
 	@echo "make clean      remove build outputs"
 
 # --- dependencies ---------------------------------------------------------
@@ -217,6 +218,12 @@ $(BENCH_O)/tcmd_iter: tests/bench/tcmd_iter.c
 bench: deps ucval $(BENCH_O)/tcmd_iter
 	@UCVAL_SHARED=$(UCVAL_SHARED) sh tests/bench/run.sh $(CURDIR)/ucval \
 		$(CURDIR)/$(BENCH_O)/tcmd_iter $(CURDIR)/$(BENCH_O)
+
+# --- real kernel ----------------------------------------------------------
+# tests/kernel/loop.sh: kernel builds cached in KCACHE (default /work/kcache);
+# KSRC=, PATCHES=, BROKEN= as in README "Validating a kernel patch".
+check-kernel: deps ucval
+	@UCVAL=$(CURDIR)/$(O)/ucval OUT=$(CURDIR)/$(O)/kernel bash tests/kernel/loop.sh all
 
 # --- demo -----------------------------------------------------------------
 demo: deps ucval

@@ -31,6 +31,8 @@
 #define FLAG_UTIL_MIN	0x20		/* SCHED_FLAG_UTIL_CLAMP_MIN */
 #define FLAG_UTIL_MAX	0x40		/* SCHED_FLAG_UTIL_CLAMP_MAX */
 #define CGROUP_DEPTH_MAX 32		/* deeper hierarchies are cut */
+#define SCHED_POLICY_FIFO 1		/* SCHED_FIFO */
+#define SCHED_POLICY_RR	2		/* SCHED_RR */
 #define COMM_MAX	15		/* TASK_COMM_LEN - 1, as sched events show it */
 
 struct line {
@@ -386,6 +388,15 @@ static const char *policy_name(uint32_t policy)
 	return policy < sizeof(names) / sizeof(names[0]) ? names[policy] : NULL;
 }
 
+void col_platform_task_requests(unsigned int policy, unsigned int util_min, unsigned int util_max,
+				unsigned int rt_default, bool *has_min, bool *has_max)
+{
+	bool is_rt = policy == SCHED_POLICY_FIFO || policy == SCHED_POLICY_RR;
+
+	*has_min = util_min != (is_rt ? rt_default : 0);
+	*has_max = util_max != SCALE;
+}
+
 int col_platform_task_line(const struct col_platform_roots *roots, pid_t tid, char *buf,
 			   size_t len)
 {
@@ -407,8 +418,17 @@ int col_platform_task_line(const struct col_platform_roots *roots, pid_t tid, ch
 		const char *name = policy_name(a.sched_policy);
 
 		if (a.size >= ATTR_SIZE_VER1 && col_platform_has_uclamp(r)) {
-			line_add(&l, "util_min", "%u", a.sched_util_min);
-			line_add(&l, "util_max", "%u", a.sched_util_max);
+			unsigned long long rt_default = SCALE;
+			bool has_min, has_max;
+
+			read_ull(&rt_default, "%s/sys/kernel/sched_util_clamp_min_rt_default", proc);
+			col_platform_task_requests(a.sched_policy, a.sched_util_min,
+						   a.sched_util_max, (unsigned int)rt_default,
+						   &has_min, &has_max);
+			if (has_min)
+				line_add(&l, "util_min", "%u", a.sched_util_min);
+			if (has_max)
+				line_add(&l, "util_max", "%u", a.sched_util_max);
 		}
 		if (name)
 			line_add(&l, "policy", "%s", name);

@@ -57,6 +57,26 @@ int col_platform_tasks(const struct col_platform_roots *roots, col_platform_emit
 		       void *ctx, struct an_diag *d);
 
 /**
+ * col_platform_task_requests() - which of a task's clamps are requests
+ * @policy: its scheduling policy (SCHED_* number)
+ * @util_min: sched_getattr()'s sched_util_min
+ * @util_max: sched_getattr()'s sched_util_max
+ * @rt_default: sched_util_clamp_min_rt_default (1024 when the sysctl is absent)
+ * @has_min: set when @util_min goes into the task marker
+ * @has_max: set when @util_max goes into the task marker
+ *
+ * sched_getattr() returns a clamp whether or not anyone asked for it: a task
+ * without a request shows its default (min 0, or @rt_default for RT
+ * policies; max 1024). A marker key means "requested" (events.md §3), and
+ * the model treats a requested clamp as user-defined (kept on fork and on a
+ * policy change, uclamp-mainline.md MA7, MT4), so a default value is left
+ * out. An explicit request equal to the default is indistinguishable and is
+ * left out too.
+ */
+void col_platform_task_requests(unsigned int policy, unsigned int util_min, unsigned int util_max,
+				unsigned int rt_default, bool *has_min, bool *has_max);
+
+/**
  * col_platform_task_line() - the task marker of one thread
  * @roots: where to read, may be NULL
  * @tid: thread id

@@ -206,12 +206,51 @@ static void test_task_line(void **state)
 	assert_int_equal(col_platform_task_line(NULL, -5, line, sizeof(line)), -ESRCH);
 }
 
+/*
+ * Regression (issue 8, real-kernel loop): task markers carried sched_getattr()'s
+ * default clamps as requests, so the analyzer took every snapshotted task's
+ * clamps as user-defined (inherited by every child, kept across a switch to
+ * SCHED_FIFO) and the static key as on from the trace start.
+ */
+static void test_task_requests(void **state)
+{
+	static const struct req_case {
+		const char *rule;	/* spec rule behind the default */
+		unsigned int policy, umin, umax, rt_default;
+		bool has_min, has_max;
+	} cases[] = {
+		{ "MT4", 0, 0, 1024, 1024, false, false },	/* SCHED_NORMAL, no request */
+		{ "MT4", 3, 0, 1024, 1024, false, false },	/* SCHED_BATCH */
+		{ "MT4", 1, 1024, 1024, 1024, false, false },	/* SCHED_FIFO: RT default min */
+		{ "MT4", 2, 512, 1024, 512, false, false },	/* SCHED_RR, lowered RT default */
+		{ "MT4", 1, 0, 1024, 1024, true, false },	/* FIFO asked for min 0 */
+		{ "MA4", 0, 300, 1024, 1024, true, false },
+		{ "MA4", 0, 0, 600, 1024, false, true },
+		{ "MA4", 0, 200, 800, 1024, true, true },
+		{ "MA4", 0, 1024, 1024, 1024, true, false },	/* fair min 1024 is a request */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct req_case *c = &cases[i];
+		bool has_min = !c->has_min, has_max = !c->has_max;
+
+		col_platform_task_requests(c->policy, c->umin, c->umax, c->rt_default,
+					   &has_min, &has_max);
+		if (has_min != c->has_min || has_max != c->has_max)
+			fail_msg("case %zu (%s): policy %u min %u max %u: got %d/%d want %d/%d", i,
+				 c->rule, c->policy, c->umin, c->umax, has_min, has_max,
+				 c->has_min, c->has_max);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_tree),
 		cmocka_unit_test(test_empty_tree_omits),
 		cmocka_unit_test(test_task_line),
+		cmocka_unit_test(test_task_requests),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

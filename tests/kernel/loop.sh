@@ -1,0 +1,480 @@
+#!/usr/bin/env bash
+# tests/kernel/loop.sh - the real-kernel loop (issue 8): build a
+# CONFIG_UCLAMP_TASK kernel, boot it under QEMU (software emulation), record
+# tests/kernel/scenario.c with `ucval collect`, and check the trace with
+# `ucval analyze --model mainline`. Then the same for each deliberately broken
+# patch of tests/kernel/broken/, which analyze must catch.
+#
+#   loop.sh all                 everything above (`make check-kernel`)
+#   loop.sh build [PATCH]       the instrumented kernel, or it plus PATCH;
+#                               prints the bzImage path
+#   loop.sh run BZIMAGE DIR     boot, record, analyze into DIR
+#
+# Environment (all optional):
+#   KCACHE   build cache (default /work/kcache); builds are keyed by a hash of
+#            the source, guest.config and the patches, so a second run reuses
+#   KSRC     your kernel tree instead of Debian's linux-source-6.1 (clean:
+#            no in-tree .config; it is hard-linked or copied, never written)
+#   PATCHES  your patches (space separated), applied after the instrumentation
+#            patches of tests/kernel/patches/: the kernel under test
+#   BROKEN   broken patches to demonstrate (default tests/kernel/broken/*.patch,
+#            or none when KSRC or PATCHES is set); "" for none
+#   UCVAL    the ucval binary (default ./ucval); OUT run outputs (build/kernel)
+#   OPPS     guest OPP table in kHz; STRETCH scenario duration factor (1)
+#   JOBS     make -j (default: number of CPUs); QEMU_TIMEOUT seconds (900)
+#
+# Exit status: 0 the kernel under test has no FAIL and every broken patch is
+# caught; 1 a FAIL on the kernel under test or a broken patch not caught;
+# 2 the loop could not run (missing tools, build or boot failure).
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+LOOP_VERSION=1			# bump when the build steps change: new cache keys
+KCACHE=${KCACHE:-/work/kcache}
+OUT=${OUT:-$TOP/build/kernel}
+UCVAL=${UCVAL:-$TOP/ucval}
+OPPS=${OPPS:-400000,600000,800000,1000000,1200000,1400000,1600000,1800000,2000000}
+STRETCH=${STRETCH:-1}
+JOBS=${JOBS:-$(nproc)}
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-900}
+QEMU_MEM_MB=1024
+OUT_DISK_MB=1024		# the results disk (sparse): trace.dat and logs as a tar
+DEB_TARBALL=/usr/src/linux-source-6.1.tar.xz
+FRAGMENT=$HERE/guest.config
+OUR_PATCHES=("$HERE"/patches/*.patch)
+# Checks the scenario must exercise on the kernel under test (n_checked > 0).
+REQUIRED_CHECKS="rq_clamp task_effective request_result freq_below_min_clamp freq_above_max_clamp trace_integrity"
+# Grace window of the frequency checks (events.md §4). The spec's default,
+# rate limit + one tick (5 ms here), assumes the CPU runs: under software
+# emulation the host deschedules a vCPU for several ms at a time while the
+# guest clock goes on, and the kernel then evaluates schedutil late.
+GRACE_US=${GRACE_US:-20000}
+# Frequency checks: a FAIL window shorter than the grace window is not a
+# mismatch (events.md §4), but analyze reports those that start before the
+# scheduler event behind them (schedutil runs inside dequeue_task(), before
+# sched_switch); the loop counts only windows of at least GRACE_US.
+FREQ_BOUND_CHECKS="freq_below_min_clamp freq_above_max_clamp"
+# Reported, not gated: its util signal here is uclamp_util_cfs.util_avg,
+# sampled at scheduler events, not what schedutil reads when it evaluates
+# (see README "Validating a kernel patch").
+UNGATED_CHECKS="freq_prediction"
+
+log() { printf 'kernel: %s\n' "$*" >&2; }
+die() { log "$*"; exit 2; }
+now() { date +%s; }
+sha() { sha256sum | cut -c1-16; }
+
+# ---- host packages -------------------------------------------------------
+
+ensure_pkgs() {
+	local pkgs="qemu-system-x86 busybox-static bc flex bison libelf-dev libssl-dev cpio xz-utils gcc make libc6-dev sqlite3"
+	local missing="" p
+
+	[ -n "${KSRC:-}" ] || pkgs="$pkgs linux-source-6.1"
+	for p in $pkgs; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+			missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	if [ "$(id -u)" != 0 ]; then
+		die "missing packages:$missing; run as root: apt-get install -y$missing"
+	fi
+	log "installing$missing"
+	apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
+		die "apt-get install$missing failed"
+}
+
+# ---- source trees --------------------------------------------------------
+
+# Hard-link @1's entries into new directory @2 (copy across filesystems),
+# without .git and without an obj/ build directory.
+mk_tree() {
+	local src=$1 dst=$2 e
+
+	mkdir -p "$dst" || return 1
+	for e in "$src"/* "$src"/.[!.]*; do
+		[ -e "$e" ] || continue
+		case "$(basename "$e")" in .git|obj) continue;; esac
+		cp -al "$e" "$dst"/ 2>/dev/null || cp -a "$e" "$dst"/ || return 1
+	done
+}
+
+# The pristine tree the builds start from; sets BASE_DIR and BASE_ID.
+source_base() {
+	if [ -n "${KSRC:-}" ]; then
+		[ -f "$KSRC/Makefile" ] && [ -f "$KSRC/kernel/sched/core.c" ] ||
+			die "KSRC='$KSRC' is not a kernel tree"
+		[ ! -f "$KSRC/.config" ] && [ ! -d "$KSRC/include/config" ] ||
+			die "KSRC='$KSRC' has an in-tree build: run 'make mrproper' there first"
+		BASE_DIR=$(cd "$KSRC" && pwd)
+		BASE_ID=ksrc-$( (cd "$BASE_DIR" && find . -path ./.git -prune -o -type f \
+			-printf '%P %s %T@\n' | LC_ALL=C sort) | sha)
+		return
+	fi
+	[ -f "$DEB_TARBALL" ] || die "no $DEB_TARBALL (package linux-source-6.1)"
+	BASE_ID=deb-$(sha < "$DEB_TARBALL")
+	BASE_DIR=$KCACHE/src/$BASE_ID/linux
+	[ -f "$KCACHE/src/$BASE_ID/ok" ] && return
+	log "extracting $DEB_TARBALL"
+	rm -rf "$KCACHE/src/$BASE_ID" && mkdir -p "$KCACHE/src/$BASE_ID/x" || die "cannot write $KCACHE"
+	tar -xJf "$DEB_TARBALL" -C "$KCACHE/src/$BASE_ID/x" || die "cannot extract $DEB_TARBALL"
+	mv "$KCACHE/src/$BASE_ID"/x/* "$BASE_DIR" && rmdir "$KCACHE/src/$BASE_ID/x" &&
+		touch "$KCACHE/src/$BASE_ID/ok" || die "cannot set up $BASE_DIR"
+}
+
+# Apply patch @2 to tree @1. Files it touches are un-shared first: the tree
+# is a hard-link farm and `patch` must not write through to the original.
+apply_patch() {
+	local tree=$1 patch=$2 f
+
+	patch -d "$tree" -p1 -s --dry-run --forward < "$patch" >/dev/null 2>&1 ||
+		{ log "patch '$patch' does not apply to $tree"; return 1; }
+	for f in $(sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' "$patch"); do
+		[ -f "$tree/$f" ] || continue
+		cp -p "$tree/$f" "$tree/$f.ucval-unlink" && mv -f "$tree/$f.ucval-unlink" "$tree/$f" ||
+			return 1
+	done
+	patch -d "$tree" -p1 -s --forward --no-backup-if-mismatch < "$patch"
+}
+
+patches_of_good() {
+	local p
+
+	for p in "${OUR_PATCHES[@]}" ${PATCHES:-}; do
+		[ -f "$p" ] || die "no patch '$p'"
+		printf '%s\n' "$(cd "$(dirname "$p")" && pwd)/$(basename "$p")"
+	done
+}
+
+kmake() {
+	local tree=$1
+
+	shift
+	nice make -C "$tree" O=obj ARCH=x86_64 "$@"
+}
+
+# tinyconfig + guest.config; every line of the fragment must survive.
+configure() {
+	local tree=$1 line
+
+	kmake "$tree" -s tinyconfig >/dev/null &&
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$tree/obj" "$tree/obj/.config" \
+			"$FRAGMENT" >/dev/null &&
+		kmake "$tree" -s olddefconfig >/dev/null || return 1
+	while read -r line; do
+		case "$line" in CONFIG_*) ;; *) continue;; esac
+		grep -qx "$line" "$tree/obj/.config" ||
+			{ log "config: '$line' did not survive olddefconfig"; return 1; }
+	done < "$FRAGMENT"
+}
+
+# Build with make; on failure show the end of the log. Sets nothing.
+compile() {
+	local tree=$1 logf=$2
+
+	log "make -j$JOBS bzImage in $tree (log: $logf)"
+	if ! kmake "$tree" -j"$JOBS" bzImage > "$logf" 2>&1; then
+		tail -25 "$logf" >&2
+		return 1
+	fi
+}
+
+finish_build() {
+	local dir=$1 tree=$2
+
+	cp "$tree/obj/arch/x86/boot/bzImage" "$dir/bzImage" &&
+		cp "$tree/obj/.config" "$dir/config" &&
+		kmake "$tree" -s kernelrelease > "$dir/release" &&
+		touch "$dir/ok"
+}
+
+# The kernel under test: base + instrumentation + PATCHES. Sets GOOD_DIR.
+# Built where it stays (objtool records absolute paths): an interrupted
+# build resumes, and broken variants start from its objects.
+build_good() {
+	local key p t0
+
+	source_base
+	key=$({ echo "loop $LOOP_VERSION $BASE_ID"; cat "$FRAGMENT";
+		patches_of_good | while read -r p; do cat "$p"; done; } | sha)
+	GOOD_DIR=$KCACHE/build/good-$key
+	if [ -f "$GOOD_DIR/ok" ]; then
+		log "kernel under test: cached ($GOOD_DIR)"
+		return 0
+	fi
+	t0=$(now)
+	mkdir -p "$GOOD_DIR" || die "cannot write $GOOD_DIR"
+	if [ ! -d "$GOOD_DIR/tree" ]; then
+		rm -rf "$GOOD_DIR/tree.tmp"
+		mk_tree "$BASE_DIR" "$GOOD_DIR/tree.tmp" || die "cannot copy $BASE_DIR"
+		for p in $(patches_of_good); do
+			apply_patch "$GOOD_DIR/tree.tmp" "$p" || die "cannot apply '$p'"
+		done
+		mv "$GOOD_DIR/tree.tmp" "$GOOD_DIR/tree" || die "cannot rename the tree"
+	fi
+	if [ ! -f "$GOOD_DIR/tree/obj/.config" ]; then
+		mkdir -p "$GOOD_DIR/tree/obj"
+		configure "$GOOD_DIR/tree" || { rm -f "$GOOD_DIR/tree/obj/.config"; die "configuration failed"; }
+	fi
+	compile "$GOOD_DIR/tree" "$GOOD_DIR/build.log" || die "kernel build failed"
+	finish_build "$GOOD_DIR" "$GOOD_DIR/tree" || die "cannot store the kernel"
+	log "kernel under test built in $(( $(now) - t0 )) s"
+}
+
+# The kernel under test plus broken patch @1, incrementally from a copy of
+# its objects: only the files the patch touches recompile. Sets VAR_DIR.
+build_variant() {
+	local patch=$1 key tree t0
+
+	key=$({ basename "$GOOD_DIR"; cat "$patch"; } | sha)
+	VAR_DIR=$KCACHE/build/var-$key
+	if [ -f "$VAR_DIR/ok" ]; then
+		log "$(basename "$patch"): cached ($VAR_DIR)"
+		return 0
+	fi
+	t0=$(now)
+	tree=$VAR_DIR/tree
+	rm -rf "$VAR_DIR" && mkdir -p "$VAR_DIR" || return 1
+	mk_tree "$GOOD_DIR/tree" "$tree" && apply_patch "$tree" "$patch" || return 1
+	cp -a "$GOOD_DIR/tree/obj" "$tree/obj" || return 1
+	# objtool's own build records absolute paths: point them at the copy,
+	# or objtool and then every object would be rebuilt
+	grep -rIl "$GOOD_DIR/tree/" "$tree/obj/tools" 2>/dev/null |
+		xargs -r sed -i "s#$GOOD_DIR/tree/#$tree/#g"
+	compile "$tree" "$VAR_DIR/build.log" || return 1
+	finish_build "$VAR_DIR" "$tree" || return 1
+	rm -rf "$tree"
+	log "$(basename "$patch") built in $(( $(now) - t0 )) s"
+}
+
+with_lock() {
+	mkdir -p "$KCACHE" || die "cannot create $KCACHE"
+	exec 9> "$KCACHE/.lock"
+	flock 9 || die "cannot lock $KCACHE/.lock"
+}
+
+# ---- guest ---------------------------------------------------------------
+
+# initramfs: busybox, ucval and its libraries, the scenario, /init, and the
+# kernel config where collect looks for CONFIG_HZ. Sets INITRD.
+build_initramfs() {
+	local root=$OUT/initramfs lib release
+
+	[ -x "$UCVAL" ] || die "no ucval binary at '$UCVAL' (make first)"
+	release=$(cat "$GOOD_DIR/release")
+	rm -rf "$root" && mkdir -p "$root"/{bin,dev,proc,sys,tmp,out,boot} || die "cannot write $root"
+	cp /bin/busybox "$root/bin/busybox" || die "no /bin/busybox (busybox-static)"
+	cp "$UCVAL" "$root/bin/ucval" || die "cannot copy $UCVAL"
+	for lib in $(ldd "$UCVAL" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$root$(dirname "$lib")" && cp -L "$lib" "$root$lib" || die "cannot copy $lib"
+	done
+	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+		-Wmissing-prototypes -static -o "$root/bin/scenario" "$HERE/scenario.c" ||
+		die "cannot build the scenario"
+	cp "$HERE/init" "$root/init" && chmod 755 "$root/init" &&
+		cp "$GOOD_DIR/config" "$root/boot/config-$release" || die "cannot fill $root"
+	INITRD=$OUT/initrd.gz
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$INITRD" ||
+		die "cannot pack the initramfs"
+}
+
+# Boot @1, record, read the results disk back into @2.
+boot_guest() {
+	local bz=$1 dir=$2 t0 rc
+
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	truncate -s "${OUT_DISK_MB}M" "$dir/out.img" || return 1
+	t0=$(now)
+	timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu Nehalem -m "$QEMU_MEM_MB" -smp 2 \
+		-kernel "$bz" -initrd "$INITRD" -nographic -no-reboot -nic none \
+		-drive file="$dir/out.img",format=raw,if=virtio \
+		-append "console=ttyS0 panic=-1 loglevel=4 cpuidle.off=1 fakefreq.opps=$OPPS ucval.stretch=$STRETCH" \
+		> "$dir/console.log" 2>&1
+	rc=$?
+	log "guest ran $(( $(now) - t0 )) s (qemu status $rc)"
+	tar -xf "$dir/out.img" -C "$dir" 2>/dev/null
+	rm -f "$dir/out.img"
+	if [ ! -s "$dir/trace.dat" ]; then
+		log "no trace.dat from the guest; console:"
+		tail -30 "$dir/console.log" >&2
+		return 1
+	fi
+	[ "$(cat "$dir/scenario.rc" 2>/dev/null)" = 0 ] ||
+		log "scenario reported unexpected kernel answers (see $dir/scenario.log)"
+}
+
+# `ucval analyze` into @1/results.db; prints the verdicts. Sets ANALYZE_RC.
+analyze() {
+	local dir=$1
+
+	"$UCVAL" analyze --model mainline --grace-us "$GRACE_US" --db "$dir/results.db" \
+		--json "$dir/results.json" "$dir/trace.dat" > "$dir/analyze.txt" 2>&1
+	ANALYZE_RC=$?
+	[ "$ANALYZE_RC" = 2 ] && { cat "$dir/analyze.txt" >&2; return 1; }
+	sqlite3 -separator ' ' "$dir/results.db" \
+		"SELECT printf('  %-22s %-10s checked %6d  failed %5d  undecided %5d',
+		        check_id, verdict, n_checked, n_failed, n_undecided) FROM verdicts" >&2
+	return 0
+}
+
+verdict_of() {
+	sqlite3 "$1/results.db" "SELECT verdict FROM verdicts WHERE check_id = '$2'"
+}
+
+checked_of() {
+	sqlite3 "$1/results.db" "SELECT n_checked FROM verdicts WHERE check_id = '$2'"
+}
+
+# FAIL windows of check @2 lasting at least the grace window.
+long_fails() {
+	sqlite3 "$1/results.db" "SELECT count(*) FROM mismatches WHERE check_id = '$2'
+				 AND ts_end_ns - ts_start_ns >= $GRACE_US * 1000"
+}
+
+# Whether check @2 failed in a way the loop counts (see FREQ_BOUND_CHECKS).
+is_failed() {
+	local dir=$1 c=$2
+
+	[ "$(verdict_of "$dir" "$c")" = FAIL ] || return 1
+	case " $FREQ_BOUND_CHECKS " in *" $c "*) [ "$(long_fails "$dir" "$c")" -gt 0 ];; esac
+}
+
+fail_rules() {
+	sqlite3 -separator ' ' "$1/results.db" \
+		"SELECT printf('    %s %s: %d windows', check_id, rule, count(*)) FROM mismatches
+		 GROUP BY check_id, rule ORDER BY check_id, rule" >&2
+}
+
+# The kernel under test: no FAIL, and the scenario exercised each check.
+judge_good() {
+	local dir=$1 c bad=0
+
+	for c in $(sqlite3 "$dir/results.db" "SELECT check_id FROM verdicts WHERE verdict = 'FAIL'"); do
+		case " $UNGATED_CHECKS " in *" $c "*)
+			log "$c: FAIL, not gated (known disagreement, see README)"
+			continue;;
+		esac
+		if ! is_failed "$dir" "$c"; then
+			log "$c: only FAIL windows shorter than ${GRACE_US} us (not mismatches, events.md §4)"
+			continue
+		fi
+		log "FAIL: $c on the kernel under test"
+		bad=1
+	done
+	fail_rules "$dir"
+	for c in $REQUIRED_CHECKS; do
+		if [ "$(checked_of "$dir" "$c")" -gt 0 ] 2>/dev/null; then
+			continue
+		fi
+		log "check $c decided nothing: the scenario did not exercise it"
+		bad=1
+	done
+	return $bad
+}
+
+# A broken variant: every check of its "Expect-Fail:" header must FAIL.
+judge_broken() {
+	local dir=$1 patch=$2 c want bad=0
+
+	want=$(sed -n 's/^Expect-Fail:[[:space:]]*//p' "$patch")
+	[ -n "$want" ] || { log "$(basename "$patch") has no Expect-Fail: header"; return 1; }
+	for c in $want; do
+		if is_failed "$dir" "$c"; then
+			log "$(basename "$patch"): caught by $c"
+		else
+			log "$(basename "$patch"): NOT caught by $c ($(verdict_of "$dir" "$c"))"
+			bad=1
+		fi
+	done
+	fail_rules "$dir"
+	return $bad
+}
+
+# ---- commands ------------------------------------------------------------
+
+cmd_build() {
+	ensure_pkgs
+	with_lock
+	build_good
+	if [ $# -gt 0 ]; then
+		build_variant "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" || die "build of $1 failed"
+		echo "$VAR_DIR/bzImage"
+	else
+		echo "$GOOD_DIR/bzImage"
+	fi
+}
+
+cmd_run() {
+	local bz=$1 dir=$2
+
+	ensure_pkgs
+	with_lock
+	build_good
+	exec 9>&-
+	build_initramfs
+	boot_guest "$bz" "$dir" || die "guest run failed"
+	analyze "$dir" || die "analyze failed"
+}
+
+cmd_all() {
+	local t0 t1 broken p dir status=0 caught=0 nr=0
+
+	t0=$(now)
+	ensure_pkgs
+	if [ -n "${BROKEN+x}" ]; then
+		broken=$BROKEN
+	elif [ -n "${KSRC:-}" ] || [ -n "${PATCHES:-}" ]; then
+		broken=""
+	else
+		broken=$(ls "$HERE"/broken/*.patch 2>/dev/null)
+	fi
+	with_lock
+	build_good
+	mkdir -p "$OUT/broken"
+	for p in $broken; do
+		p=$(cd "$(dirname "$p")" && pwd)/$(basename "$p")
+		build_variant "$p" || die "build of $(basename "$p") failed"
+		cp "$VAR_DIR/bzImage" "$OUT/broken/$(basename "$p" .patch).bzImage"
+	done
+	exec 9>&-
+	t1=$(now)
+	log "builds done in $(( t1 - t0 )) s"
+	build_initramfs
+
+	log "kernel under test: $(cat "$GOOD_DIR/release")"
+	dir=$OUT/good
+	boot_guest "$GOOD_DIR/bzImage" "$dir" || die "guest run failed"
+	analyze "$dir" || die "analyze of the kernel under test failed"
+	if judge_good "$dir"; then
+		log "kernel under test: no FAIL (analyze status $ANALYZE_RC; $dir/analyze.txt)"
+	else
+		log "kernel under test: FAILED (analyze status $ANALYZE_RC; $dir/analyze.txt)"
+		status=1
+	fi
+	for p in $broken; do
+		nr=$((nr + 1))
+		log "broken: $(basename "$p") ($(sed -n 's/^Subject: //p' "$p" | head -1))"
+		dir=$OUT/broken/$(basename "$p" .patch)
+		boot_guest "$OUT/broken/$(basename "$p" .patch).bzImage" "$dir" || die "guest run failed"
+		analyze "$dir" || die "analyze of $(basename "$p") failed"
+		if judge_broken "$dir" "$p"; then
+			caught=$((caught + 1))
+		else
+			status=1
+		fi
+	done
+	log "broken patches caught: $caught of $nr"
+	log "total $(( $(now) - t0 )) s (builds $(( t1 - t0 )) s)"
+	return $status
+}
+
+[ -n "${LOOP_SOURCED:-}" ] && return 0	# sourced for its functions
+
+case "${1:-all}" in
+all)	cmd_all ;;
+build)	shift; cmd_build "$@" ;;
+run)	[ $# = 3 ] || die "usage: loop.sh run BZIMAGE DIR"; cmd_run "$2" "$3" ;;
+*)	die "usage: loop.sh [all | build [PATCH] | run BZIMAGE DIR]" ;;
+esac

@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/kernel/scenario.c - the workload of the real-kernel loop (issue 8),
+ * run as PID 1's child in the QEMU guest while `ucval collect` records.
+ *
+ * Phases, each a few hundred ms of guest time: tasks with different clamps
+ * on 2 CPUs, clamp changes of running tasks, invalid requests, nested cgroup
+ * v2 groups whose clamps change while their tasks run, RT tasks, fork/exit
+ * with and without reset_on_fork, idle periods. Every request goes into the
+ * trace as a `ucval:` marker (spec/events.md §3) with the kernel's answer.
+ *
+ * Race rule: a marker that changes what the analyzer believes about a task
+ * (its cgroup, its policy) is written while that task is blocked, so no rq
+ * event can fall between the marker and the kernel's change. Clamp changes
+ * of running tasks need no such care: the kernel's uclamp_task_eff and
+ * uclamp_tg events teach the analyzer at the right instant.
+ *
+ * Static, no library beyond libc: the guest has only busybox.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MARKER_PATH	"/sys/kernel/tracing/instances/ucval/trace_marker"
+#define CGROOT		"/sys/fs/cgroup"
+#define LINE_LEN	512
+#define MAX_WORKERS	32
+
+/* sched_setattr ABI (include/uapi/linux/sched.h, sched/types.h) */
+#define ATTR_SIZE_VER1		56	/* with sched_util_min/max */
+#define FLAG_RESET_ON_FORK	0x01
+#define FLAG_KEEP_POLICY	0x08
+#define FLAG_KEEP_PARAMS	0x10
+#define FLAG_UTIL_MIN		0x20
+#define FLAG_UTIL_MAX		0x40
+#define FLAG_KEEP_ALL		(FLAG_KEEP_POLICY | FLAG_KEEP_PARAMS)
+#define FLAG_UNKNOWN		0x100	/* no such flag: EINVAL */
+#define CLAMP_RESET		0xffffffffu	/* -1: back to the default (5.11+) */
+#define SCALE			1024	/* SCHED_CAPACITY_SCALE */
+#define PCT_X100		10000	/* cpu.uclamp.* is a percent with 2 decimals */
+
+#define BLOCK_WAIT_US	2000	/* polling a new worker until it blocks */
+#define BLOCK_WAIT_TRIES 1000	/* 2 s: far more than a fork takes under TCG */
+
+#define NS_PER_US	1000ull
+#define NS_PER_MS	1000000ull
+#define US_PER_MS	1000u
+
+struct kattr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+	uint32_t sched_util_min;
+	uint32_t sched_util_max;
+};
+
+/* What a worker does: on @cpu (-1: anywhere), @busy_us of every @period_us. */
+struct work {
+	const char *name;
+	int cpu;
+	unsigned int busy_us, period_us, run_ms;
+	unsigned int forks;		/* children forked, one per period */
+};
+
+struct worker {
+	pid_t pid;
+	int gate;			/* write end: one byte starts the work */
+	const char *name;
+};
+
+static int marker_fd = -1;
+static unsigned int stretch = 1;	/* multiplies every duration */
+static unsigned int nr_fail;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_us(uint64_t us)
+{
+	struct timespec ts = { .tv_sec = (time_t)(us / 1000000), .tv_nsec = (long)(us % 1000000) * 1000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	sleep_us((uint64_t)ms * stretch * US_PER_MS);
+}
+
+static void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("scenario: ", stdout);
+	vprintf(fmt, ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+	va_end(ap);
+}
+
+/* One `ucval:` marker line into the recording instance's trace_marker. */
+static void __attribute__((format(printf, 1, 2))) marker(const char *fmt, ...)
+{
+	char line[LINE_LEN];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return;
+	if (marker_fd >= 0 && write(marker_fd, line, (size_t)n) != n) {
+		say("cannot write marker '%s': %s", line, strerror(errno));
+		nr_fail++;
+	}
+}
+
+static int setattr(pid_t pid, uint32_t policy, unsigned int prio, uint64_t flags,
+		   uint32_t umin, uint32_t umax)
+{
+	struct kattr a = {
+		.size = ATTR_SIZE_VER1, .sched_policy = policy, .sched_flags = flags,
+		.sched_priority = prio, .sched_util_min = umin, .sched_util_max = umax,
+	};
+
+	return syscall(SYS_sched_setattr, pid, &a, 0u) ? -errno : 0;
+}
+
+/*
+ * A clamp request on @pid (policy and parameters kept) and its setattr
+ * marker. @flags adds to KEEP_POLICY|KEEP_PARAMS; the clamp flags follow
+ * from @has_min/@has_max. @want is the result this scenario expects.
+ */
+static int clamp_req(pid_t pid, bool has_min, uint32_t umin, bool has_max, uint32_t umax,
+		     uint64_t flags, int want)
+{
+	char keys[LINE_LEN] = "";
+	size_t n = 0;
+	int ret;
+
+	flags |= FLAG_KEEP_ALL;
+	if (has_min) {
+		flags |= FLAG_UTIL_MIN;
+		n += (size_t)snprintf(keys + n, sizeof(keys) - n, " util_min=%u", umin);
+	}
+	if (has_max) {
+		flags |= FLAG_UTIL_MAX;
+		snprintf(keys + n, sizeof(keys) - n, " util_max=%u", umax);
+	}
+	ret = setattr(pid, 0, 0, flags, umin, umax);
+	marker("ucval: setattr pid=%d%s flags=0x%llx ret=%d", (int)pid, keys,
+	       (unsigned long long)flags, ret);
+	if (ret != want) {
+		say("setattr pid %d%s flags 0x%llx: got %d, expected %d", (int)pid, keys,
+		    (unsigned long long)flags, ret, want);
+		nr_fail++;
+	}
+	return ret;
+}
+
+static void spin_until(uint64_t end_ns)
+{
+	while (now_ns() < end_ns)
+		;
+}
+
+/* The worker body: duty cycle until run_ms is over, forking if asked. */
+static void __attribute__((noreturn)) work_loop(const struct work *w, int gate)
+{
+	uint64_t start, end, period_ns = (uint64_t)w->period_us * stretch * NS_PER_US;
+	char byte;
+
+	prctl(PR_SET_NAME, w->name);
+	if (read(gate, &byte, 1) != 1)
+		_exit(0);		/* the scenario gave up on us */
+	close(gate);
+	start = now_ns();
+	end = start + (uint64_t)w->run_ms * stretch * NS_PER_MS;
+	for (uint64_t t = start; t < end; t += period_ns) {
+		uint64_t busy_end = t + (uint64_t)w->busy_us * stretch * NS_PER_US;
+
+		if (w->forks) {
+			pid_t c = fork();
+
+			if (!c) {
+				prctl(PR_SET_NAME, "child");
+				spin_until(now_ns() + (uint64_t)w->busy_us * stretch * NS_PER_US / 2);
+				_exit(0);
+			}
+			if (c > 0)
+				waitpid(c, NULL, 0);
+		}
+		spin_until(busy_end < end ? busy_end : end);
+		if (w->busy_us < w->period_us && now_ns() < t + period_ns)
+			sleep_us((t + period_ns - now_ns()) / NS_PER_US);
+	}
+	_exit(0);
+}
+
+/* State letter of @pid from /proc/PID/stat, '?' when unreadable. */
+static char task_state(pid_t pid)
+{
+	char path[64], buf[LINE_LEN], *rp;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return '?';
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return '?';
+	buf[n] = '\0';
+	rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' ? rp[2] : '?';
+}
+
+/* Wait until @pid sleeps (blocked on its gate); 0, or -ETIMEDOUT. */
+static int wait_blocked(pid_t pid)
+{
+	for (unsigned int i = 0; i < BLOCK_WAIT_TRIES; i++) {
+		if (task_state(pid) == 'S')
+			return 0;
+		sleep_us(BLOCK_WAIT_US);
+	}
+	return -ETIMEDOUT;
+}
+
+/* Fork a worker, pinned, blocked on its gate until worker_go(). */
+static int worker_new(const struct work *w, struct worker *out)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -errno;
+	}
+	if (!pid) {
+		close(p[1]);
+		if (w->cpu >= 0) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(w->cpu, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+		}
+		work_loop(w, p[0]);
+	}
+	close(p[0]);
+	out->pid = pid;
+	out->gate = p[1];
+	out->name = w->name;
+	/* later markers must find it blocked on its gate */
+	if (!wait_blocked(pid))
+		return 0;
+	say("worker %s (pid %d) never blocked on its gate", w->name, (int)pid);
+	nr_fail++;
+	return -ETIMEDOUT;
+}
+
+static void worker_go(struct worker *wk)
+{
+	if (write(wk->gate, "g", 1) != 1)
+		say("cannot start %s: %s", wk->name, strerror(errno));
+	close(wk->gate);
+	wk->gate = -1;
+}
+
+static void worker_wait(struct worker *wk)
+{
+	int status;
+
+	if (wk->gate >= 0)
+		close(wk->gate);
+	if (waitpid(wk->pid, &status, 0) == wk->pid && WIFEXITED(status) &&
+	    !WEXITSTATUS(status))
+		return;
+	say("worker %s (pid %d) did not exit cleanly", wk->name, (int)wk->pid);
+	nr_fail++;
+}
+
+/* ---- cgroup v2 ---- */
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	if (n < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* "max" or a percent with up to 2 decimals, in capacity units (MA10). */
+static unsigned int pct_to_util(const char *text)
+{
+	unsigned int whole = 0, frac = 0;
+
+	if (!strcmp(text, "max"))
+		return SCALE;
+	if (sscanf(text, "%u.%2u", &whole, &frac) < 1)
+		return 0;
+	return ((whole * 100 + frac) * SCALE + PCT_X100 / 2) / PCT_X100;
+}
+
+/* Write a group's clamp file; on success the cgroup marker follows it. */
+static int cg_clamp(const char *group, const char *which, const char *text, int want)
+{
+	char path[LINE_LEN];
+	int ret;
+
+	snprintf(path, sizeof(path), CGROOT "%s/cpu.uclamp.%s", group, which);
+	ret = write_file(path, text);
+	if (!ret)
+		marker("ucval: cgroup path=%s util_%s=%u", group, which, pct_to_util(text));
+	if (ret != want) {
+		say("write '%s' to %s: got %d, expected %d", text, path, ret, want);
+		nr_fail++;
+	}
+	return ret;
+}
+
+/*
+ * Move a blocked task from @from into @group: the task marker first (see the
+ * header); if the kernel refuses, a second marker puts it back.
+ */
+static void cg_move(pid_t pid, const char *from, const char *group)
+{
+	char path[LINE_LEN], text[32];
+	int ret;
+
+	marker("ucval: task pid=%d cgroup=%s", (int)pid, group);
+	snprintf(path, sizeof(path), CGROOT "%s/cgroup.procs", group);
+	snprintf(text, sizeof(text), "%d", (int)pid);
+	ret = write_file(path, text);
+	if (ret) {
+		marker("ucval: task pid=%d cgroup=%s", (int)pid, from);
+		say("cannot move %d into %s: %s", (int)pid, group, strerror(-ret));
+		nr_fail++;
+	}
+}
+
+static int cg_setup(void)
+{
+	int ret = write_file(CGROOT "/cgroup.subtree_control", "+cpu");
+
+	if (ret)
+		return ret;
+	if (mkdir(CGROOT "/a", 0755) && errno != EEXIST)
+		return -errno;
+	ret = write_file(CGROOT "/a/cgroup.subtree_control", "+cpu");
+	if (ret)
+		return ret;
+	if (mkdir(CGROOT "/a/b", 0755) && errno != EEXIST)
+		return -errno;
+	if (mkdir(CGROOT "/a/c", 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* ---- phases ---- */
+
+static void phase(const char *name)
+{
+	say("phase %s", name);
+	marker("ucval: phase name=%s", name);
+}
+
+/* Different clamps on both CPUs, one unpinned task migrating between them. */
+static void phase_mixed(void)
+{
+	static const struct work w[] = {
+		{ "boost700", 0, 3000, 15000, 1500, 0 },
+		{ "cap300", 1, 50000, 50000, 1500, 0 },
+		{ "band200-512", 0, 5000, 10000, 1500, 0 },
+		{ "roam400", -1, 2000, 7000, 1500, 0 },
+	};
+	struct worker wk[4];
+
+	phase("mixed");
+	for (unsigned int i = 0; i < 4; i++)
+		if (worker_new(&w[i], &wk[i]))
+			return;
+	clamp_req(wk[0].pid, true, 700, false, 0, 0, 0);
+	clamp_req(wk[1].pid, false, 0, true, 300, 0, 0);
+	clamp_req(wk[2].pid, true, 200, true, 512, 0, 0);
+	clamp_req(wk[3].pid, true, 400, false, 0, 0, 0);
+	for (unsigned int i = 0; i < 4; i++)
+		worker_go(&wk[i]);
+	for (unsigned int i = 0; i < 4; i++)
+		worker_wait(&wk[i]);
+}
+
+/* Clamp changes while the task runs, then requests the kernel must refuse. */
+static void phase_changes(void)
+{
+	static const struct work w = { "changing", 1, 40000, 40000, 2600, 0 };
+	static const struct { bool has_min; uint32_t umin; bool has_max; uint32_t umax; } seq[] = {
+		{ true, 800, false, 0 },
+		{ false, 0, true, 900 },
+		{ true, 100, true, 400 },
+		{ true, 512, true, 512 },
+		{ false, 0, true, CLAMP_RESET },
+		{ true, CLAMP_RESET, false, 0 },
+		{ true, 0, true, 200 },
+		{ true, 600, true, 1024 },
+	};
+	struct worker wk;
+
+	phase("changes");
+	if (worker_new(&w, &wk))
+		return;
+	worker_go(&wk);
+	sleep_ms(150);
+	for (unsigned int i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		clamp_req(wk.pid, seq[i].has_min, seq[i].umin, seq[i].has_max, seq[i].umax, 0, 0);
+		sleep_ms(150);
+	}
+	phase("invalid");
+	clamp_req(wk.pid, true, 1025, false, 0, 0, -EINVAL);	/* above the scale */
+	clamp_req(wk.pid, false, 0, true, 2000, 0, -EINVAL);
+	clamp_req(wk.pid, true, 700, true, 500, 0, -EINVAL);	/* min > max */
+	clamp_req(wk.pid, false, 0, true, 300, 0, -EINVAL);	/* below the kept min 600 */
+	clamp_req(wk.pid, true, 200, false, 0, FLAG_UNKNOWN, -EINVAL);
+	clamp_req(wk.pid, true, 300, true, 300, 0, 0);
+	sleep_ms(100);
+	worker_wait(&wk);
+}
+
+/*
+ * Nested groups: /a limits its children /a/b and /a/c (cgroup v2 keeps tasks
+ * in leaves only); the groups' clamps change under running tasks.
+ */
+static void phase_cgroups(void)
+{
+	static const struct work w[] = {
+		{ "in-b", 0, 30000, 30000, 2000, 0 },
+		{ "in-c-min800", 1, 4000, 8000, 2000, 0 },
+		{ "in-b-max200", 1, 2000, 10000, 2000, 0 },
+	};
+	struct worker wk[3];
+	int err = cg_setup();
+
+	phase("cgroups");
+	if (err) {
+		say("cannot set up cgroups: %s", strerror(-err));
+		nr_fail++;
+		return;
+	}
+	cg_clamp("/a", "max", "60", 0);
+	cg_clamp("/a", "min", "30", 0);
+	cg_clamp("/a/b", "min", "50", 0);
+	cg_clamp("/a/b", "max", "40", 0);
+	cg_clamp("/a/b", "min", "101", -ERANGE);
+	cg_clamp("/a/b", "max", "abc", -EINVAL);
+	for (unsigned int i = 0; i < 3; i++)
+		if (worker_new(&w[i], &wk[i]))
+			return;
+	clamp_req(wk[1].pid, true, 800, false, 0, 0, 0);
+	clamp_req(wk[2].pid, false, 0, true, 200, 0, 0);
+	cg_move(wk[0].pid, "/", "/a/b");
+	cg_move(wk[1].pid, "/", "/a/c");
+	cg_move(wk[2].pid, "/", "/a/b");
+	for (unsigned int i = 0; i < 3; i++)
+		worker_go(&wk[i]);
+	sleep_ms(500);
+	cg_clamp("/a", "max", "30", 0);		/* /a/b's max follows */
+	sleep_ms(500);
+	cg_clamp("/a/b", "min", "0", 0);
+	cg_clamp("/a", "min", "10.5", 0);
+	sleep_ms(400);
+	cg_clamp("/a", "max", "max", 0);
+	cg_clamp("/a/b", "max", "max", 0);
+	for (unsigned int i = 0; i < 3; i++)
+		worker_wait(&wk[i]);
+}
+
+/* RT tasks: boosted by the RT default min, or clamped by their own request. */
+static void phase_rt(void)
+{
+	static const struct work w[] = {
+		{ "rt-default", 0, 1000, 10000, 1200, 0 },
+		{ "rt-clamped", 1, 2000, 10000, 1200, 0 },
+	};
+	struct worker wk[2];
+
+	phase("rt");
+	for (unsigned int i = 0; i < 2; i++) {
+		int ret;
+
+		if (worker_new(&w[i], &wk[i]))
+			return;
+		marker("ucval: task pid=%d policy=SCHED_FIFO", (int)wk[i].pid);
+		ret = setattr(wk[i].pid, SCHED_FIFO, 10 + i, 0, 0, 0);
+		if (ret) {
+			say("cannot make %s SCHED_FIFO: %s", w[i].name, strerror(-ret));
+			nr_fail++;
+		}
+	}
+	/* its default min is 1024: a max alone below it is refused (MA2) */
+	clamp_req(wk[1].pid, false, 0, true, 500, 0, -EINVAL);
+	clamp_req(wk[1].pid, true, 300, true, 600, 0, 0);
+	for (unsigned int i = 0; i < 2; i++)
+		worker_go(&wk[i]);
+	for (unsigned int i = 0; i < 2; i++)
+		worker_wait(&wk[i]);
+}
+
+/* A clamped task forks short-lived children: inherited, then reset on fork. */
+static void phase_fork(void)
+{
+	static const struct work w = { "forker", 1, 2000, 8000, 600, 1 };
+	struct worker wk[2];
+	int ret;
+
+	phase("fork");
+	if (worker_new(&w, &wk[0]) || worker_new(&w, &wk[1]))
+		return;
+	clamp_req(wk[0].pid, true, 400, true, 800, 0, 0);
+	clamp_req(wk[1].pid, true, 300, true, 700, 0, 0);
+	/* reset_on_fork needs a policy write: SCHED_NORMAL again, parameters kept */
+	ret = setattr(wk[1].pid, SCHED_OTHER, 0, FLAG_RESET_ON_FORK | FLAG_KEEP_PARAMS, 0, 0);
+	if (ret) {
+		say("cannot set reset_on_fork: %s", strerror(-ret));
+		nr_fail++;
+	} else {
+		marker("ucval: task pid=%d reset_on_fork=1", (int)wk[1].pid);
+	}
+	worker_go(&wk[0]);
+	worker_wait(&wk[0]);
+	worker_go(&wk[1]);
+	worker_wait(&wk[1]);
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: scenario [-m TRACE_MARKER] [-s STRETCH]\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mpath = MARKER_PATH;
+	int c;
+
+	while ((c = getopt(argc, argv, "m:s:")) != -1) {
+		if (c == 'm')
+			mpath = optarg;
+		else if (c == 's' && atoi(optarg) > 0)
+			stretch = (unsigned int)atoi(optarg);
+		else
+			return usage();
+	}
+	marker_fd = open(mpath, O_WRONLY | O_CLOEXEC);
+	if (marker_fd < 0) {
+		say("cannot open '%s': %s", mpath, strerror(errno));
+		return 1;
+	}
+	/* what the snapshot cannot read: fakefreq makes PELT invariant, 5 buckets */
+	marker("ucval: platform invariant=1 task_group=1 groups=5");
+	phase("idle");
+	sleep_ms(300);
+	phase_mixed();
+	phase("idle");
+	sleep_ms(200);
+	phase_changes();
+	phase_cgroups();
+	phase_rt();
+	phase_fork();
+	phase("idle");
+	sleep_ms(400);
+	phase("end");
+	say("done, %u unexpected results", nr_fail);
+	return nr_fail ? 1 : 0;
+}
