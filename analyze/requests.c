@@ -111,23 +111,6 @@ void an_requests_sysctl(struct an_replay *r, const long long val[3])
 	an_replay_touch_all(r, AN_RQ_OP_SYSCTL);
 }
 
-/* The text a user writes into the group's clamp file for @v (VA10, MA10). */
-static void tg_text(const struct an_replay *r, unsigned int v, char *buf, size_t len)
-{
-	unsigned int pct100;
-
-	if (r->variant == MODEL_V3) {
-		snprintf(buf, len, "%u", v);
-		return;
-	}
-	if (v >= MODEL_SCALE) {
-		snprintf(buf, len, "max");
-		return;
-	}
-	pct100 = (v * 10000u + MODEL_SCALE / 2) / MODEL_SCALE;
-	snprintf(buf, len, "%u.%02u", pct100 / 100, pct100 % 100);
-}
-
 static int tg_write(struct an_replay *r, const char *path, int id, unsigned int v)
 {
 	struct model_tg *tg;
@@ -140,7 +123,7 @@ static int tg_write(struct an_replay *r, const char *path, int id, unsigned int 
 		an_replay_note(r, "clamps of cgroup '%.60s' not applied", path);
 		return 0;
 	}
-	tg_text(r, v, buf, sizeof(buf));
+	model_tg_text(r->variant, v, buf, sizeof(buf));
 	model_tg_write(&r->sys, tg, (enum model_clamp_id)id, buf);
 	r->nr_requests++;
 	an_replay_touch_all(r, AN_RQ_OP_GROUP);

@@ -494,28 +494,11 @@ static void request(struct synth *s)
 	task_eff(s, t);
 }
 
-/* The text written to cpu.util.{min,max} (v3) or cpu.uclamp.{min,max} (mainline). */
-static void group_text(const struct synth *s, unsigned int v, char *buf, size_t len)
-{
-	unsigned int pct100;
-
-	if (s->o->variant == MODEL_V3) {
-		snprintf(buf, len, "%u", v);
-		return;
-	}
-	if (v >= MODEL_SCALE) {
-		snprintf(buf, len, "max");
-		return;
-	}
-	pct100 = (v * 10000u + MODEL_SCALE / 2) / MODEL_SCALE;
-	snprintf(buf, len, "%u.%02u", pct100 / 100, pct100 % 100);
-}
-
 static void group_write(struct synth *s, int g, int id, unsigned int v)
 {
 	char buf[32];
 
-	group_text(s, v, buf, sizeof(buf));
+	model_tg_text(s->o->variant, v, buf, sizeof(buf));
 	model_tg_write(&s->sys, &s->group[g].tg, (enum model_clamp_id)id, buf);
 	sy_print(s, "ucval: cgroup path=%s %s=%u", s->group[g].path,
 		 id == MODEL_UCLAMP_MIN ? "util_min" : "util_max", v);

@@ -192,3 +192,41 @@ int model_mainline_cgroup_format(unsigned int util, unsigned int pct100, char *b
 	buf[n] = '\0';
 	return (int)n;
 }
+
+/**
+ * model_tg_text() - the text a user writes into a group's clamp file for @value
+ * @variant: v3 writes the value itself into cpu.util.{min,max} (VA10);
+ *	     mainline a percent with two decimals into cpu.uclamp.{min,max},
+ *	     "max" for the full scale (MA10, MA11)
+ * @value: the clamp value, 0..MODEL_SCALE (above is taken as MODEL_SCALE)
+ * @buf: output, NUL-terminated
+ * @len: size of @buf
+ *
+ * model_tg_write() of this text gives @value back on mainline up to the
+ * rounding of MA10, exactly on v3.
+ *
+ * Return: characters written (without the NUL), -EINVAL for no buffer, or
+ * -ENOSPC when @len is too small.
+ */
+int model_tg_text(enum model_variant variant, unsigned int value, char *buf, size_t len)
+{
+	char tmp[U64_DIGITS + 1];
+	size_t n = sizeof(tmp);
+
+	if (value > MODEL_SCALE)
+		value = MODEL_SCALE;
+	if (variant == MODEL_MAINLINE)
+		return model_mainline_cgroup_format(value, (value * PCT_SCALE + MODEL_SCALE / 2) /
+						    MODEL_SCALE, buf, len);
+	if (!buf)
+		return -EINVAL;
+	do {
+		tmp[--n] = (char)('0' + value % DECIMAL_BASE);
+		value /= DECIMAL_BASE;
+	} while (value);
+	if (len < sizeof(tmp) - n + 1)
+		return -ENOSPC;
+	memcpy(buf, tmp + n, sizeof(tmp) - n);
+	buf[sizeof(tmp) - n] = '\0';
+	return (int)(sizeof(tmp) - n);
+}

@@ -300,5 +300,7 @@ int model_mainline_cgroup_parse(unsigned int kver, const char *buf, unsigned int
 /* Text of a cpu.uclamp.{min,max} read, "max" or "%llu.%02u" (MA11). */
 int model_mainline_cgroup_format(unsigned int util, unsigned int pct100, char *buf,
 				 size_t len);
+/* Text written into a group clamp file for a value: v3 the value, mainline a percent. */
+int model_tg_text(enum model_variant variant, unsigned int value, char *buf, size_t len);
 
 #endif /* UCVAL_MODEL_H */

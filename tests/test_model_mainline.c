@@ -1270,6 +1270,44 @@ static void test_ma10_parse(void **state)
 }
 
 /* MA11: reads, directly and after a write. */
+/*
+ * model_tg_text(): what a user writes for a value, per variant (VA10: the
+ * value itself; MA10/MA11: a percent with two decimals, "max" at 1024), and
+ * writing it back gives the value (mainline: up to MA10's rounding).
+ */
+static void test_tg_text(void **state)
+{
+	static const struct {
+		enum model_variant variant;
+		unsigned int value;
+		size_t len;
+		const char *text;
+		int want;
+	} rows[] = {
+		{ MODEL_V3, 0, 8, "0", 1 },
+		{ MODEL_V3, 512, 8, "512", 3 },
+		{ MODEL_V3, 1024, 8, "1024", 4 },
+		{ MODEL_V3, 2000, 8, "1024", 4 },
+		{ MODEL_V3, 1024, 4, NULL, -ENOSPC },
+		{ MODEL_MAINLINE, 0, 8, "0.00", 4 },
+		{ MODEL_MAINLINE, 512, 8, "50.00", 5 },
+		{ MODEL_MAINLINE, 341, 8, "33.30", 5 },
+		{ MODEL_MAINLINE, 1023, 8, "99.90", 5 },
+		{ MODEL_MAINLINE, 1024, 8, "max", 3 },
+		{ MODEL_MAINLINE, 512, 5, NULL, -ENOSPC },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		char buf[16] = "";
+		int got = model_tg_text(rows[i].variant, rows[i].value, buf, rows[i].len);
+
+		if (got != rows[i].want || (rows[i].text && strcmp(buf, rows[i].text)))
+			fail_msg("row %zu: got %d '%s'", i, got, buf);
+	}
+	assert_int_equal(model_tg_text(MODEL_V3, 1, NULL, 8), -EINVAL);
+}
+
 static void test_ma11_format(void **state)
 {
 	static const struct {
@@ -1790,6 +1828,7 @@ int main(void)
 		cmocka_unit_test(test_ma9_files),
 		cmocka_unit_test(test_ma10_parse),
 		cmocka_unit_test(test_ma11_format),
+		cmocka_unit_test(test_tg_text),
 		cmocka_unit_test(test_ms1_key_off),
 		cmocka_unit_test(test_property),
 	};
