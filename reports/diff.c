@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ struct diff_res {
 	int policy;
 	int64_t khz;
 	const struct rep_residency *r[2];	/* A, B; NULL when absent */
+	bool has_policy[2];			/* the trace has rows for the policy */
 };
 
 struct diff {
@@ -35,6 +37,8 @@ struct diff {
 	struct diff_res *res;
 	size_t nr_res;
 };
+
+static const struct rep_col pair_cols[] = { { "side", false }, { "trace", false } };
 
 static const struct rep_col verdict_cols[] = {
 	{ "check", false }, { "A", false }, { "B", false },
@@ -68,6 +72,14 @@ static void add_checks(struct diff *df, const struct rep_trace *t, int side)
 	}
 }
 
+static bool has_policy(const struct rep_trace *t, int policy)
+{
+	for (size_t i = 0; i < t->nr_residency; i++)
+		if (t->residency[i].policy == policy)
+			return true;
+	return false;
+}
+
 /* Residency rows are sorted by (policy, khz) in each trace: merge them. */
 static void add_residency(struct diff *df, const struct rep_trace *a, const struct rep_trace *b)
 {
@@ -87,6 +99,10 @@ static void add_residency(struct diff *df, const struct rep_trace *a, const stru
 		row->khz = cmp <= 0 ? ra->khz : rb->khz;
 		i += cmp <= 0;
 		j += cmp >= 0;
+	}
+	for (size_t k = 0; k < df->nr_res; k++) {
+		df->res[k].has_policy[0] = has_policy(a, df->res[k].policy);
+		df->res[k].has_policy[1] = has_policy(b, df->res[k].policy);
 	}
 }
 
@@ -122,9 +138,25 @@ static bool verdict_changed(const struct diff_check *c)
 	return strcmp(verdict_of(c->v[0]), verdict_of(c->v[1])) != 0;
 }
 
-static double share(const struct rep_residency *r, bool is_expected)
+/*
+ * Share of one side: an OPP the trace never used is 0, but a policy the
+ * trace has no residency for at all is unknown (NaN: "-" or null).
+ */
+static double share(const struct diff_res *d, int side, bool is_expected)
 {
+	const struct rep_residency *r = d->r[side];
+
+	if (!d->has_policy[side])
+		return NAN;
 	return !r ? 0 : is_expected ? r->expected_share : r->observed_share;
+}
+
+static void pct_cell(struct rep_table *tab, const char *fmt, double v)
+{
+	if (isnan(v))
+		rep_table_cell(tab, "-");
+	else
+		rep_table_cell(tab, fmt, v * PERCENT);
 }
 
 static void text_verdicts(struct rep_doc *doc, const struct diff *df, struct rep_table *tab)
@@ -181,11 +213,11 @@ static void text_residency(struct rep_doc *doc, const struct rep_rdb *db, const 
 		rep_table_cell(tab, "%d", r->policy);
 		rep_table_cell(tab, "%" PRId64, r->khz);
 		for (int is_exp = 0; is_exp < 2; is_exp++) {
-			double a = share(r->r[0], is_exp), b = share(r->r[1], is_exp);
+			double a = share(r, 0, is_exp), b = share(r, 1, is_exp);
 
-			rep_table_cell(tab, "%.1f", a * PERCENT);
-			rep_table_cell(tab, "%.1f", b * PERCENT);
-			rep_table_cell(tab, "%+.1f", (b - a) * PERCENT);
+			pct_cell(tab, "%.1f", a);
+			pct_cell(tab, "%.1f", b);
+			pct_cell(tab, "%+.1f", b - a);
 		}
 	}
 }
@@ -222,12 +254,20 @@ int rep_diff_text(FILE *out, const struct rep_rdb *db, const struct rep_diff_pai
 		return err;
 	rep_doc_heading(&doc, 0, "ucval report --diff: trace %" PRId64 " (A) to trace %" PRId64
 			" (B)", p->a->trace_id, p->b->trace_id);
-	rep_doc_para(&doc, "A: %s, model %s", rep_fmt_or(p->a->path, "-"),
-		     rep_fmt_or(p->a->model, "-"));
-	rep_doc_para(&doc, "B: %s, model %s", rep_fmt_or(p->b->path, "-"),
-		     rep_fmt_or(p->b->model, "-"));
-	text_verdicts(&doc, &df, &tab);
+	rep_table_init(&tab, pair_cols, ARRAY_SIZE(pair_cols));
+	tab.is_kv = true;
+	for (int side = 0; side < 2; side++) {
+		const struct rep_trace *t = side ? p->b : p->a;
+
+		rep_table_cell(&tab, "%s", side ? "B" : "A");
+		rep_table_cell(&tab, "trace %" PRId64 ": %s, model %s", t->trace_id,
+			       rep_fmt_or(t->path, "-"), rep_fmt_or(t->model, "-"));
+	}
 	err = flush_table(&doc, &tab);
+	if (!err)
+		text_verdicts(&doc, &df, &tab);
+	if (!err)
+		err = flush_table(&doc, &tab);
 	if (!err) {
 		text_windows(&doc, &df, &tab);
 		err = flush_table(&doc, &tab);
@@ -282,14 +322,14 @@ static void json_residency(struct rep_json *j, const struct rep_rdb *db, const s
 		rep_json_obj(j, NULL, true);
 		rep_json_int(j, "policy", r->policy);
 		rep_json_int(j, "khz", r->khz);
-		rep_json_real(j, "observed_share_a", share(r->r[0], false));
-		rep_json_real(j, "observed_share_b", share(r->r[1], false));
+		rep_json_real(j, "observed_share_a", share(r, 0, false));
+		rep_json_real(j, "observed_share_b", share(r, 1, false));
 		rep_json_real(j, "observed_shift_pp",
-			      (share(r->r[1], false) - share(r->r[0], false)) * PERCENT);
-		rep_json_real(j, "expected_share_a", share(r->r[0], true));
-		rep_json_real(j, "expected_share_b", share(r->r[1], true));
+			      (share(r, 1, false) - share(r, 0, false)) * PERCENT);
+		rep_json_real(j, "expected_share_a", share(r, 0, true));
+		rep_json_real(j, "expected_share_b", share(r, 1, true));
 		rep_json_real(j, "expected_shift_pp",
-			      (share(r->r[1], true) - share(r->r[0], true)) * PERCENT);
+			      (share(r, 1, true) - share(r, 0, true)) * PERCENT);
 		rep_json_end(j);
 	}
 	rep_json_end(j);

@@ -281,7 +281,9 @@ void rep_doc_pre(struct rep_doc *doc, const char *text)
 {
 	size_t len = strlen(text);
 
-	separate(doc);
+	/* Text: the lines hang under the paragraph that announces them. */
+	if (doc->style != REP_STYLE_TEXT)
+		separate(doc);
 	switch (doc->style) {
 	case REP_STYLE_TEXT:
 		text_pre(doc->out, text);

@@ -19,7 +19,7 @@ static const char css[] =
 	"body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1400px}\n"
 	"h1{font-size:1.5em}h2{font-size:1.25em;border-bottom:2px solid #ccc;margin-top:2em}\n"
 	"h3{font-size:1.05em;margin-top:1.4em}\n"
-	"table{border-collapse:collapse;margin:.5em 0;font-size:.9em}\n"
+	"table{border-collapse:collapse;margin:.8em 0;font-size:.9em}\n"
 	"th,td{border:1px solid #ccc;padding:2px 8px;text-align:left;vertical-align:top}\n"
 	"thead th{background:#eee}table.kv th{background:#f6f6f6;font-weight:normal}\n"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
@@ -37,7 +37,7 @@ static const char css[] =
 	".key-observed,.res-observed{fill:#1f5fbf}.key-expected,.res-expected{fill:#e07b00}\n"
 	".key-band{fill:#3a9a3a;fill-opacity:.35}.key-mismatch{fill:#e02020;fill-opacity:.4}\n"
 	".req,.key-req{fill:#6a3fb0}.req-bad,.key-req-bad{fill:#e02020}\n"
-	"figure{margin:0}figcaption{font-size:.9em;color:#444}\n";
+	"figure{margin:1em 0 0 0}figcaption{font-size:.95em;font-weight:bold;color:#333}\n";
 
 static void page_open(FILE *out)
 {
@@ -78,8 +78,8 @@ static void cpu_plots(struct rep_doc *doc, const struct rep_plots *p)
 		     " value within it.", p->nr_buckets);
 	for (size_t i = 0; i < p->nr_cpus; i++) {
 		fputs("<figure>\n", doc->out);
-		rep_svg_cpu(doc->out, p, &p->cpus[i]);
 		caption(doc->out, p, &p->cpus[i]);
+		rep_svg_cpu(doc->out, p, &p->cpus[i]);
 		fputs("</figure>\n", doc->out);
 	}
 }

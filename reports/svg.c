@@ -24,8 +24,10 @@
 #define RES_ROW_H	30
 #define RES_BAR_H	11
 #define RES_BAR_W	600
-/* Task lanes: height of one task's row. */
-#define LANE_H		26
+/* Task lanes: height of one task's row; smallest request mark, in pixels. */
+#define LANE_H		30
+#define MARK_MIN_W	3.0
+#define MARK_MIN_H	4.0
 /* About this many ticks on an axis. */
 #define AXIS_TICKS	8
 /* UCLAMP scale (capacity units) and the right-hand axis step. */
@@ -348,8 +350,9 @@ static void lane(FILE *out, const struct frame *f, const struct rep_task_lane *l
 		fprintf(out, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
 			"<title>util_min %" PRId64 ", util_max %" PRId64 "%s</title></rect>\n",
 			l->bad.b[i].n ? "req-bad" : "req", fx(&lf, i), fy(&lf, (double)l->hi.b[i].hi),
-			fx(&lf, e) - fx(&lf, i) + 1, fy(&lf, (double)l->lo.b[i].lo) -
-			fy(&lf, (double)l->hi.b[i].hi) + 2, l->lo.b[i].lo, l->hi.b[i].hi,
+			fmax(fx(&lf, e) - fx(&lf, i), MARK_MIN_W),
+			fmax(fy(&lf, (double)l->lo.b[i].lo) - fy(&lf, (double)l->hi.b[i].hi),
+			     MARK_MIN_H), l->lo.b[i].lo, l->hi.b[i].hi,
 			l->bad.b[i].n ? ": kernel and model disagree" : "");
 		i = e;
 	}

@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `ucval report` (reports/): golden text, md, json and junit reports of a
+ * database that `ucval analyze --db` writes from traces/ fixtures; JSON
+ * parsed, JUnit checked against tests/junit.xsd, HTML checked as XML and as
+ * HTML; schema 2 sections from a database built here; bounded HTML for a
+ * million intervals; every input error gives exit status 2.
+ *
+ * UCVAL_GOLDEN_UPDATE=1 (`make golden-update`) rewrites tests/golden/.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "analyze/db.h"
+#include "reports/doc.h"
+#include "reports/fmt.h"
+#include "reports/series.h"
+#include "reports/xml.h"
+#include "tests/an_testutil.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_ARGS	16
+/* Enough for any error message; reports go to files. */
+#define ERR_MAX		4096
+/* The fixed clock of the golden database (analyze's UCVAL_NOW). */
+#define GOLDEN_NOW	"2026-01-01T00:00:00Z"
+/* Largest HTML accepted for the million-interval database. */
+#define HTML_MAX_BYTES	(4 * 1024 * 1024)
+
+extern char **environ;
+
+/* The fixtures of the golden database, in trace_id order. */
+static const char *const golden_traces[] = {
+	"traces/freq_below_min_clamp-fail.txt",
+	"traces/rq_clamp-fail.txt",
+	"traces/request_result-fail.txt",
+	"traces/freq_prediction-pass.txt",
+};
+
+struct run {
+	int status;
+	char err[ERR_MAX];
+};
+
+/* Per-test scratch directory, removed at teardown. */
+struct scratch {
+	char dir[64];
+	char db[128];
+};
+
+static char *path_in(const struct scratch *s, const char *name)
+{
+	static char buf[4][256];	/* a few paths live at once in one call */
+	static int next;
+	char *p = buf[next++ % 4];
+
+	snprintf(p, sizeof(buf[0]), "%s/%s", s->dir, name);
+	return p;
+}
+
+/* Run $UCVAL @args (NULL-terminated); stdout to @out_path (or /dev/null). */
+static void run_ucval(const char *const *args, const char *out_path, struct run *r)
+{
+	const char *bin = getenv("UCVAL");
+	char *argv[MAX_ARGS + 2];
+	char err_path[] = "/tmp/ucval-rep-err-XXXXXX";
+	posix_spawn_file_actions_t fa;
+	int err_fd, wst;
+	size_t n = 0;
+	ssize_t got;
+	pid_t pid;
+
+	assert_non_null(bin);
+	argv[n++] = (char *)bin;
+	for (; args[n - 1] && n <= MAX_ARGS; n++)
+		argv[n] = (char *)args[n - 1];
+	argv[n] = NULL;
+	err_fd = mkstemp(err_path);
+	assert_true(err_fd >= 0);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out_path ? out_path : "/dev/null",
+					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_adddup2(&fa, err_fd, STDERR_FILENO);
+	assert_int_equal(posix_spawn(&pid, bin, &fa, NULL, argv, environ), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	assert_int_equal(waitpid(pid, &wst, 0), pid);
+	r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
+	lseek(err_fd, 0, SEEK_SET);
+	got = read(err_fd, r->err, sizeof(r->err) - 1);
+	r->err[got > 0 ? got : 0] = '\0';
+	close(err_fd);
+	unlink(err_path);
+}
+
+static char *slurp_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[n] = '\0';
+	if (len)
+		*len = (size_t)n;
+	fclose(f);
+	return buf;
+}
+
+static bool have_tool(const char *cmd)
+{
+	char sh[256];
+
+	snprintf(sh, sizeof(sh), "command -v %s >/dev/null 2>&1", cmd);
+	return system(sh) == 0;
+}
+
+static int scratch_setup(void **state)
+{
+	struct scratch *s = calloc(1, sizeof(*s));
+
+	assert_non_null(s);
+	assert_int_equal(chdir(an_test_root()), 0);
+	snprintf(s->dir, sizeof(s->dir), "/tmp/ucval-rep-XXXXXX");
+	assert_non_null(mkdtemp(s->dir));
+	snprintf(s->db, sizeof(s->db), "%s/r.db", s->dir);
+	*state = s;
+	return 0;
+}
+
+static int scratch_teardown(void **state)
+{
+	struct scratch *s = *state;
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s->dir);
+	if (system(cmd))
+		fprintf(stderr, "# could not remove %s\n", s->dir);
+	free(s);
+	return 0;
+}
+
+/* --- the golden database: `ucval analyze --db` over traces/ fixtures ----- */
+
+static void make_golden_db(const struct scratch *s)
+{
+	const char *args[MAX_ARGS] = { "analyze", "-q", "--db", s->db };
+	struct run r;
+	size_t n = 4;
+
+	for (size_t i = 0; i < ARRAY_SIZE(golden_traces); i++)
+		args[n++] = golden_traces[i];
+	args[n] = NULL;
+	setenv("UCVAL_NOW", GOLDEN_NOW, 1);
+	run_ucval(args, NULL, &r);
+	unsetenv("UCVAL_NOW");
+	if (r.status != 1)	/* the FAIL fixtures make analyze exit 1 */
+		fail_msg("analyze: exit %d: %s", r.status, r.err);
+}
+
+struct golden_case {
+	const char *file;		/* in tests/golden/ */
+	const char *args[MAX_ARGS];	/* after "report"; "DB" is the database */
+};
+
+static const struct golden_case golden_cases[] = {
+	{ "all.txt", { "DB" } },
+	{ "freq.md", { "DB", "--trace", "traces/freq_below_min_clamp-fail.txt", "--format", "md" } },
+	{ "all.md", { "DB", "--format", "md", "--top", "1" } },
+	{ "all.json", { "DB", "--format", "json" } },
+	{ "all.xml", { "DB", "--format", "junit" } },
+	{ "diff.txt", { "--diff", "DB", "freq_prediction-pass.txt", "1" } },
+	{ "diff.json", { "--diff", "DB", "4", "1", "--format", "json" } },
+};
+
+/* Run one golden case into @out; "DB" in the args becomes the database. */
+static void run_report(const struct scratch *s, const char *const *case_args, const char *out,
+		       struct run *r)
+{
+	const char *args[MAX_ARGS + 4] = { "report", "-o", out };
+	size_t n = 3;
+
+	for (size_t i = 0; case_args[i]; i++)
+		args[n++] = strcmp(case_args[i], "DB") ? case_args[i] : s->db;
+	args[n] = NULL;
+	run_ucval(args, NULL, r);
+}
+
+static void compare_golden(const char *golden, const char *got)
+{
+	char cmd[PATH_MAX + 512];
+	char *want = slurp_file(golden, NULL), *have = slurp_file(got, NULL);
+
+	assert_non_null(have);
+	if (getenv("UCVAL_GOLDEN_UPDATE")) {
+		snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", got, golden);
+		assert_int_equal(system(cmd), 0);
+		printf("# updated %s\n", golden);
+	} else if (!want || strcmp(want, have)) {
+		snprintf(cmd, sizeof(cmd), "diff -u '%s' '%s' | head -60", golden, got);
+		if (system(cmd))
+			fprintf(stderr, "# diff failed\n");
+		fail_msg("%s differs from the report (make golden-update after review)", golden);
+	}
+	free(want);
+	free(have);
+}
+
+static void test_golden(void **state)
+{
+	const struct scratch *s = *state;
+	char golden[PATH_MAX + 64];
+
+	make_golden_db(s);
+	for (size_t i = 0; i < ARRAY_SIZE(golden_cases); i++) {
+		const struct golden_case *c = &golden_cases[i];
+		const char *out = path_in(s, c->file);
+		struct run r;
+
+		run_report(s, c->args, out, &r);
+		if (r.status)
+			fail_msg("case %zu (%s): exit %d: %s", i, c->file, r.status, r.err);
+		snprintf(golden, sizeof(golden), "%s/tests/golden/%s", an_test_root(), c->file);
+		compare_golden(golden, out);
+	}
+}
+
+/* The JSON outputs parse; the JUnit output follows tests/junit.xsd. */
+static void test_machine_formats(void **state)
+{
+	const struct scratch *s = *state;
+	static const char *const json_files[] = { "all.json", "diff.json" };
+	char cmd[PATH_MAX + 512];
+
+	make_golden_db(s);
+	for (size_t i = 0; i < ARRAY_SIZE(golden_cases); i++) {
+		struct run r;
+
+		run_report(s, golden_cases[i].args, path_in(s, golden_cases[i].file), &r);
+		assert_int_equal(r.status, 0);
+	}
+	if (!have_tool("python3")) {
+		printf("# skip: python3 absent, JSON not parsed\n");
+	} else {
+		for (size_t i = 0; i < ARRAY_SIZE(json_files); i++) {
+			snprintf(cmd, sizeof(cmd), "python3 -c 'import json,sys; json.load(sys.stdin)'"
+				 " < '%s'", path_in(s, json_files[i]));
+			if (system(cmd))
+				fail_msg("%s is not valid JSON", json_files[i]);
+		}
+	}
+	if (!have_tool("xmllint")) {
+		printf("# skip: xmllint absent (Debian libxml2-utils), JUnit not validated\n");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "xmllint --noout --schema '%s/tests/junit.xsd' '%s'",
+		 an_test_root(), path_in(s, "all.xml"));
+	if (system(cmd))
+		fail_msg("all.xml does not follow tests/junit.xsd");
+}
+
+/* --- input errors --------------------------------------------------------- */
+
+struct error_case {
+	const char *what;
+	const char *db;			/* scratch file name, or an absolute path */
+	const char *args[6];		/* after DB */
+	const char *err_has[2];
+};
+
+static const struct error_case error_cases[] = {
+	{ "empty database", "empty.db", { NULL }, { "holds no traces", "ucval analyze --db" } },
+	{ "unknown trace id", "r.db", { "--trace", "999" }, { "no trace '999'", "ids 1 to 4" } },
+	{ "unknown trace path", "r.db", { "--trace", "traces/nope.txt" }, { "no trace 'traces/nope.txt'" } },
+	{ "unknown option", "r.db", { "--frob" }, { "unknown option '--frob'" } },
+	{ "newer schema", "newer.db", { NULL }, { "schema version 99 is newer", "use a newer ucval" } },
+	{ "not a database", "text.db", { NULL }, { "text.db", "file is not a database" } },
+	{ "zero bytes", "zero.db", { NULL }, { "not a ucval results database: no table 'traces'" } },
+	{ "missing file", "/nonexistent/r.db", { NULL }, { "No such file or directory" } },
+	{ "a directory", "/tmp", { NULL }, { "not a regular file" } },
+	{ "bad format", "r.db", { "--format", "pdf" }, { "--format expects text, md, html" } },
+	{ "bad top", "r.db", { "--top", "-1" }, { "--top expects a whole number" } },
+	{ "diff html", "r.db", { "--diff", "1", "2", "--format", "html" }, { "--diff writes text" } },
+	{ "diff one trace", "r.db", { "--diff", "1" }, { "--diff expects DB A B" } },
+	{ "unwritable output", "r.db", { "-o", "/nonexistent/dir/out.txt" },
+	  { "cannot write report '/nonexistent/dir/out.txt'" } },
+};
+
+static void make_error_dbs(const struct scratch *s)
+{
+	struct an_diag d;
+	struct an_db *db;
+	sqlite3 *c;
+	FILE *f;
+
+	an_diag_clear(&d);
+	assert_int_equal(an_db_open(&db, path_in(s, "empty.db"), &d), 0);
+	an_db_close(db);
+	assert_int_equal(sqlite3_open(path_in(s, "newer.db"), &c), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(c, "CREATE TABLE traces(x); PRAGMA user_version = 99",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(c);
+	f = fopen(path_in(s, "text.db"), "w");
+	assert_non_null(f);
+	fputs("# tracer: nop\nthis is a trace, not a database, and long enough to be read\n", f);
+	for (int i = 0; i < 20; i++)
+		fputs("          <idle>-0     [000] d..2  100.000000: sched_switch: ...\n", f);
+	fclose(f);
+	f = fopen(path_in(s, "zero.db"), "w");
+	assert_non_null(f);
+	fclose(f);
+}
+
+static void test_errors(void **state)
+{
+	const struct scratch *s = *state;
+
+	make_golden_db(s);
+	make_error_dbs(s);
+	for (size_t i = 0; i < ARRAY_SIZE(error_cases); i++) {
+		const struct error_case *c = &error_cases[i];
+		const char *args[MAX_ARGS] = { "report" };
+		size_t n = 1;
+		struct run r;
+
+		args[n++] = c->db[0] == '/' ? c->db : path_in(s, c->db);
+		for (size_t k = 0; k < ARRAY_SIZE(c->args) && c->args[k]; k++)
+			args[n++] = c->args[k];
+		args[n] = NULL;
+		run_ucval(args, NULL, &r);
+		if (r.status != 2)
+			fail_msg("case %zu (%s): exit %d, want 2: %s", i, c->what, r.status, r.err);
+		for (size_t k = 0; k < ARRAY_SIZE(c->err_has) && c->err_has[k]; k++)
+			if (!strstr(r.err, c->err_has[k]))
+				fail_msg("case %zu (%s): stderr lacks '%s': %s", i, c->what,
+					 c->err_has[k], r.err);
+	}
+}
+
+/* --- schema 2 sections, from a database built here ------------------------ */
+
+/* The v2 tables as schema-v2 defines them (no-ops once analyze creates them). */
+static const char v2_ddl[] =
+	"CREATE TABLE IF NOT EXISTS tasks(trace_id INTEGER NOT NULL, pid INTEGER NOT NULL,"
+	" comm TEXT, first_ns INTEGER, last_ns INTEGER, n_runs INTEGER NOT NULL DEFAULT 0,"
+	" PRIMARY KEY(trace_id, pid));"
+	"CREATE TABLE IF NOT EXISTS policies(trace_id INTEGER NOT NULL, policy INTEGER NOT NULL,"
+	" cpus TEXT NOT NULL, opps_khz TEXT, min_khz INTEGER, max_khz INTEGER,"
+	" rate_limit_us INTEGER, PRIMARY KEY(trace_id, policy));"
+	"CREATE TABLE IF NOT EXISTS cpus(trace_id INTEGER NOT NULL, cpu INTEGER NOT NULL,"
+	" policy INTEGER, capacity INTEGER, known_ns INTEGER, PRIMARY KEY(trace_id, cpu));"
+	"CREATE TABLE IF NOT EXISTS clamp_intervals(trace_id INTEGER NOT NULL, cpu INTEGER NOT NULL,"
+	" ts_start_ns INTEGER NOT NULL, ts_end_ns INTEGER NOT NULL, uclamp_min INTEGER,"
+	" uclamp_max INTEGER);"
+	"CREATE TABLE IF NOT EXISTS freq_intervals(trace_id INTEGER NOT NULL, policy INTEGER NOT NULL,"
+	" cpu INTEGER NOT NULL, ts_start_ns INTEGER NOT NULL, ts_end_ns INTEGER NOT NULL,"
+	" observed_khz INTEGER, expected_khz INTEGER, accepted_lo_khz INTEGER,"
+	" accepted_hi_khz INTEGER, is_ok INTEGER);"
+	"CREATE TABLE IF NOT EXISTS freq_residency(trace_id INTEGER NOT NULL, policy INTEGER NOT NULL,"
+	" khz INTEGER NOT NULL, observed_ns INTEGER NOT NULL, expected_ns INTEGER NOT NULL,"
+	" PRIMARY KEY(trace_id, policy, khz));"
+	"CREATE TABLE IF NOT EXISTS task_requests(trace_id INTEGER NOT NULL, ts_ns INTEGER NOT NULL,"
+	" pid INTEGER NOT NULL, flags INTEGER, util_min INTEGER, util_max INTEGER, ret INTEGER,"
+	" model_ret INTEGER);";
+
+/* Trace 1 of a synthetic database: 40 ms from t = 1 s, written by analyze/db.c. */
+#define SYN_T0	1000000000LL
+#define SYN_MS	1000000LL
+
+static void syn_window(struct an_db *db, const struct an_db_window *w)
+{
+	struct an_diag d;
+
+	an_diag_clear(&d);
+	assert_int_equal(an_db_mismatch_add(db, w, &d), 0);
+}
+
+static void syn_v1_part(const char *path)
+{
+	static const struct an_db_verdict verdicts[] = {
+		{ "rq_clamp", "PASS", 4, 0, 0, NULL },
+		{ "request_result", "FAIL", 3, 1, 0, NULL },
+		{ "freq_below_min_clamp", "FAIL", 10, 2, 1, NULL },
+		{ "task_effective", "UNDECIDED", 0, 0, 0, "no input: needs uclamp_task_eff events" },
+	};
+	struct an_db_trace t = {
+		.path = "synthetic/v2-sections.txt", .format = "ftrace-text", .sha256 = "00ff",
+		.n_events = 100, .t_start_ns = SYN_T0, .t_end_ns = SYN_T0 + 40 * SYN_MS,
+		.model = "mainline", .options = "", .kernel = "6.1.0", .analyzed_at = GOLDEN_NOW,
+	};
+	struct an_diag d;
+	struct an_db *db;
+	int64_t id;
+
+	an_diag_clear(&d);
+	assert_int_equal(an_db_open(&db, path, &d), 0);
+	assert_int_equal(an_db_trace_begin(db, &t, &id, &d), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(verdicts); i++)
+		assert_int_equal(an_db_verdict_add(db, &verdicts[i], &d), 0);
+	syn_window(db, &(struct an_db_window){ "freq_below_min_clamp", 0, 100, SYN_T0 + 6 * SYN_MS,
+		   SYN_T0 + 9 * SYN_MS, 1500000, 1000000, NULL, NULL, "MS1", "below the floor" });
+	syn_window(db, &(struct an_db_window){ "freq_below_min_clamp", 0, 100, SYN_T0 + 30 * SYN_MS,
+		   SYN_T0 + 32 * SYN_MS, 1500000, 1000000, NULL, NULL, "MS1", "below | floor" });
+	syn_window(db, &(struct an_db_window){ "request_result", -1, 200, SYN_T0 + 16 * SYN_MS,
+		   SYN_T0 + 16 * SYN_MS, 0, 0, "EINVAL", NULL, "MA2", "kernel 0, model EINVAL" });
+	assert_int_equal(an_db_trace_commit(db, &d), 0);
+	an_db_close(db);
+}
+
+static void exec_sql(sqlite3 *c, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(c, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("sql '%.60s...': %s", sql, msg ? msg : "?");
+}
+
+/* Tasks, two CPUs of one policy, intervals, residency, requests, explain. */
+static void make_v2_db(const char *path)
+{
+	sqlite3 *c;
+	sqlite3_stmt *st;
+	bool has_explain;
+
+	syn_v1_part(path);
+	assert_int_equal(sqlite3_open(path, &c), SQLITE_OK);
+	exec_sql(c, v2_ddl);
+	assert_int_equal(sqlite3_prepare_v2(c, "SELECT 1 FROM pragma_table_info('mismatches')"
+					    " WHERE name = 'explain'", -1, &st, NULL), SQLITE_OK);
+	has_explain = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (!has_explain)
+		exec_sql(c, "ALTER TABLE mismatches ADD COLUMN explain");
+	exec_sql(c, "BEGIN;"
+		 "UPDATE mismatches SET explain = 'MS1   clamped util          768' || char(10) ||"
+		 " 'S10   resolved OPP kHz      1500000' WHERE rule = 'MS1';"
+		 "INSERT INTO tasks VALUES(1, 100, 'app', 1000000000, 1040000000, 4);"
+		 "INSERT INTO tasks VALUES(1, 200, '<bg> & worker', 1000000000, 1040000000, 2);"
+		 "INSERT INTO policies VALUES(1, 0, '0,1', '500000,1000000,1500000,2000000',"
+		 " 500000, 2000000, 1000);"
+		 "INSERT INTO cpus VALUES(1, 0, 0, 1024, 1000000000);"
+		 "INSERT INTO cpus VALUES(1, 1, 0, 1024, NULL);"
+		 "INSERT INTO freq_intervals VALUES(1, 0, 0, 1000000000, 1006000000, 1000000, 1000000,"
+		 " NULL, NULL, 1), (1, 0, 0, 1006000000, 1009000000, 1000000, 1500000, NULL, NULL, 0),"
+		 " (1, 0, 0, 1009000000, 1030000000, 1500000, 1500000, NULL, NULL, 1),"
+		 " (1, 0, 0, 1030000000, 1032000000, 1000000, 1500000, NULL, NULL, 0),"
+		 " (1, 0, 0, 1032000000, 1040000000, 2000000, NULL, NULL, NULL, NULL);"
+		 "INSERT INTO clamp_intervals VALUES(1, 0, 1000000000, 1005000000, 0, 1024),"
+		 " (1, 0, 1005000000, 1020000000, 768, 1024), (1, 0, 1020000000, 1025000000, NULL, NULL),"
+		 " (1, 0, 1025000000, 1040000000, 768, 900), (1, 1, 1000000000, 1040000000, 0, 512);"
+		 "INSERT INTO freq_residency VALUES(1, 0, 500000, 0, 0), (1, 0, 1000000, 11000000, 0),"
+		 " (1, 0, 1500000, 21000000, 32000000), (1, 0, 2000000, 8000000, 0);"
+		 "INSERT INTO task_requests VALUES(1, 1001000000, 100, 0, 768, 1024, 0, 0),"
+		 " (1, 1015000000, 100, 0, 768, 900, 0, 0), (1, 1016000000, 200, 0, 100, 50, 0, -22);"
+		 "COMMIT;");
+	sqlite3_close(c);
+}
+
+static const struct golden_case v2_golden_cases[] = {
+	{ "v2.txt", { "DB" } },
+	{ "v2.md", { "DB", "--format", "md" } },
+	{ "v2.json", { "DB", "--format", "json" } },
+	{ "v2-diff.txt", { "--diff", "DB", "1", "1" } },
+};
+
+static void test_v2_golden(void **state)
+{
+	struct scratch *s = *state;
+	char golden[PATH_MAX + 64];
+
+	make_v2_db(s->db);
+	for (size_t i = 0; i < ARRAY_SIZE(v2_golden_cases); i++) {
+		const struct golden_case *c = &v2_golden_cases[i];
+		const char *out = path_in(s, c->file);
+		struct run r;
+
+		run_report(s, c->args, out, &r);
+		if (r.status)
+			fail_msg("case %zu (%s): exit %d: %s", i, c->file, r.status, r.err);
+		snprintf(golden, sizeof(golden), "%s/tests/golden/%s", an_test_root(), c->file);
+		compare_golden(golden, out);
+	}
+}
+
+/* --- HTML ------------------------------------------------------------------ */
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* Well-formed XML, and HTML whose only complaints are tags HTML 4 lacks. */
+static void check_markup(const char *path)
+{
+	char cmd[PATH_MAX + 256];
+
+	if (!have_tool("xmllint")) {
+		printf("# skip: xmllint absent (Debian libxml2-utils), HTML not checked\n");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "xmllint --noout '%s'", path);
+	if (system(cmd))
+		fail_msg("%s is not well-formed XML", path);
+	snprintf(cmd, sizeof(cmd), "xmllint --html --noout '%s' 2>&1 | grep 'parser error'"
+		 " | grep -v 'Tag [a-z]* invalid'", path);
+	if (!system(cmd))
+		fail_msg("%s: xmllint --html reports the errors above", path);
+}
+
+struct html_case {
+	const char *what;
+	const char *needle;
+	size_t times;			/* exact number of occurrences */
+};
+
+static const struct html_case v2_html_cases[] = {
+	{ "no URL of any kind", "://", 0 },
+	{ "no script", "<script", 0 },
+	{ "no external reference", "href=", 0 },
+	{ "two CPU plots, residency, requests", "<svg ", 4 },
+	{ "one mismatch band per window run, cpu 0", "class=\"mismatch\" x=", 2 },
+	{ "clamp band on both CPUs", "<path class=\"band\"", 2 },
+	{ "comm escaped", "200 (&lt;bg&gt; &amp; worker)", 2 },
+	{ "request the kernel and model disagree on", "class=\"req-bad\"", 1 },
+	{ "requests of pid 100", "class=\"req\" ", 2 },
+	{ "explanation chain", "S10   resolved OPP kHz      1500000", 2 },
+	{ "right-hand util axis", "rq uclamp (util)", 2 },
+	{ "FAIL verdicts coloured", "class=\"v-FAIL\"", 2 },
+};
+
+static void check_html_cases(const char *html, const struct html_case *cases, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (count(html, cases[i].needle) != cases[i].times)
+			fail_msg("case %zu (%s): '%s' %zu times, want %zu", i, cases[i].what,
+				 cases[i].needle, count(html, cases[i].needle), cases[i].times);
+}
+
+static void test_v2_html(void **state)
+{
+	struct scratch *s = *state;
+	const char *out = path_in(s, "v2.html");
+	const char *args[] = { "report", s->db, "--format", "html", "-o", out, NULL };
+	struct run r;
+	char *html;
+
+	make_v2_db(s->db);
+	run_ucval(args, NULL, &r);
+	if (r.status)
+		fail_msg("exit %d: %s", r.status, r.err);
+	html = slurp_file(out, NULL);
+	assert_non_null(html);
+	check_html_cases(html, v2_html_cases, ARRAY_SIZE(v2_html_cases));
+	free(html);
+	check_markup(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_golden, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_machine_formats, scratch_setup,
+						scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_errors, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_v2_golden, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_v2_html, scratch_setup, scratch_teardown),
+	};
+
+	if (!getenv("UCVAL")) {
+		fprintf(stderr, "test_rep_report: UCVAL (path of the ucval binary) is not set\n");
+		return 1;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
