@@ -33,6 +33,7 @@ static const char css[] =
 	".observed{fill:none;stroke:#1f5fbf;stroke-width:1.5}\n"
 	".expected{fill:none;stroke:#e07b00;stroke-width:1.5;stroke-dasharray:5 3}\n"
 	".band{fill:#3a9a3a;fill-opacity:.18;stroke:#3a9a3a;stroke-opacity:.5}\n"
+	".env-observed{fill:#1f5fbf;fill-opacity:.3}.env-expected{fill:#e07b00;fill-opacity:.25}\n"
 	".mismatch{fill:#e02020;fill-opacity:.22}\n"
 	".key-observed,.res-observed{fill:#1f5fbf}.key-expected,.res-expected{fill:#e07b00}\n"
 	".key-band{fill:#3a9a3a;fill-opacity:.35}.key-mismatch{fill:#e02020;fill-opacity:.4}\n"
@@ -73,9 +74,10 @@ static void cpu_plots(struct rep_doc *doc, const struct rep_plots *p)
 		rep_doc_para(doc, "no CPU has intervals recorded for this trace");
 		return;
 	}
-	rep_doc_para(doc, "Time in seconds from the trace's first event. Each plot shows"
-		     " %u time buckets; a bucket's lines span the lowest to the highest"
-		     " value within it.", p->nr_buckets);
+	rep_doc_para(doc, "Time in seconds from the trace's first event, in %u buckets per"
+		     " plot. A line shows the value at the end of each bucket; where the value"
+		     " changed within a bucket, a shade of the same colour spans its range.",
+		     p->nr_buckets);
 	for (size_t i = 0; i < p->nr_cpus; i++) {
 		fputs("<figure>\n", doc->out);
 		caption(doc->out, p, &p->cpus[i]);

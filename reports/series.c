@@ -2,7 +2,7 @@
 /*
  * reports/series.c - time bucketing of intervals for the HTML plots. Rows
  * arrive in any order (the database returns them unsorted to save a sort
- * of millions of rows): first/last are chosen by start time, not arrival.
+ * of millions of rows): "last" is chosen by start time, not arrival.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -48,8 +48,7 @@ unsigned int rep_series_bucket(const struct rep_series *s, int64_t ts_ns)
 static void touch(struct rep_bucket *b, int64_t start_ns, int64_t value)
 {
 	if (!b->n++) {
-		*b = (struct rep_bucket){ .lo = value, .hi = value, .first = value,
-					  .last = value, .first_ts = start_ns,
+		*b = (struct rep_bucket){ .lo = value, .hi = value, .last = value,
 					  .last_ts = start_ns, .n = 1 };
 		return;
 	}
@@ -57,10 +56,6 @@ static void touch(struct rep_bucket *b, int64_t start_ns, int64_t value)
 		b->lo = value;
 	if (value > b->hi)
 		b->hi = value;
-	if (start_ns < b->first_ts) {
-		b->first_ts = start_ns;
-		b->first = value;
-	}
 	if (start_ns >= b->last_ts) {
 		b->last_ts = start_ns;
 		b->last = value;

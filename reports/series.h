@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * reports/series.h - a time series reduced to a fixed number of time
- * buckets, each keeping the minimum, the maximum, the first and the last
- * value. A plot drawn from it has the same size for a second of trace or an
+ * buckets, each keeping the minimum, the maximum and the last value. A plot drawn from it has the same size for a second of trace or an
  * hour, and still shows every excursion (a spike shorter than a bucket
  * widens that bucket's min..max).
  */
@@ -16,16 +15,14 @@
  * struct rep_bucket - what a series did during one bucket of time
  * @lo: smallest value
  * @hi: largest value
- * @first: value of the interval that started first
- * @last: value of the interval that started last
- * @first_ts: start of that interval
+ * @last: value of the interval that started last (in force at the right edge)
  * @last_ts: start of that interval
  * @n: intervals or points that touched the bucket; 0 means no data
  */
 struct rep_bucket {
 	int64_t lo, hi;
-	int64_t first, last;
-	int64_t first_ts, last_ts;
+	int64_t last;
+	int64_t last_ts;
 	uint64_t n;
 };
 

@@ -132,15 +132,15 @@ static void value_axes(FILE *out, const struct frame *f, double top_khz)
 }
 
 /*
- * A step line through the buckets of @s: at each bucket's left edge a
- * vertical stroke covers the bucket's min..max, then a horizontal one holds
- * its last value. Equal neighbours collapse into one horizontal stroke.
+ * A step line through the last value of each bucket (the value in force at
+ * its right edge); the range within a bucket is the shaded envelope drawn
+ * by band_path(). Equal neighbours collapse into one horizontal stroke.
  */
 static void step_path(FILE *out, const struct frame *f, const struct rep_series *s,
-		      double scale, const char *cls)
+		      const char *cls)
 {
 	bool is_down = false;
-	double cur = 0;
+	int64_t cur = 0;
 
 	fprintf(out, "<path class=\"%s\" d=\"", cls);
 	for (unsigned int i = 0; i < s->nr; i++) {
@@ -153,13 +153,10 @@ static void step_path(FILE *out, const struct frame *f, const struct rep_series 
 			continue;
 		}
 		if (!is_down)
-			fprintf(out, "M%.1f %.1f", fx(f, i), fy(f, (double)b->first * scale));
-		else if (b->lo != b->hi || b->first != cur)
-			fprintf(out, "H%.1fV%.1f", fx(f, i), fy(f, (double)b->first * scale));
-		if (b->lo != b->hi)
-			fprintf(out, "V%.1fV%.1fV%.1f", fy(f, (double)b->hi * scale),
-				fy(f, (double)b->lo * scale), fy(f, (double)b->last * scale));
-		cur = (double)b->last;
+			fprintf(out, "M%.1f %.1f", fx(f, i), fy(f, (double)b->last));
+		else if (b->last != cur)
+			fprintf(out, "H%.1fV%.1f", fx(f, i), fy(f, (double)b->last));
+		cur = b->last;
 		is_down = true;
 	}
 	if (is_down)
@@ -189,7 +186,11 @@ static void band_run(FILE *out, const struct frame *f, const struct rep_series *
 	fprintf(out, "H%.1fZ", fx(f, a));
 }
 
-/* The area between the lowest UCLAMP_MIN and the highest UCLAMP_MAX. */
+/*
+ * The area between the lowest value of @lo and the highest of @hi in each
+ * bucket: the rq clamp band (UCLAMP_MIN, UCLAMP_MAX), or the envelope of
+ * one series (@lo == @hi).
+ */
 static void band_path(FILE *out, const struct frame *f, const struct rep_series *lo,
 		      const struct rep_series *hi, double scale, const char *cls)
 {
@@ -267,8 +268,10 @@ void rep_svg_cpu(FILE *out, const struct rep_plots *p, const struct rep_cpu_plot
 	value_axes(out, &f, top_khz);
 	time_axis(out, &f, p->t0_ns, p->t1_ns);
 	if (pol) {
-		step_path(out, &f, &pol->expected, 1, "expected");
-		step_path(out, &f, &pol->observed, 1, "observed");
+		band_path(out, &f, &pol->expected, &pol->expected, 1, "env-expected");
+		band_path(out, &f, &pol->observed, &pol->observed, 1, "env-observed");
+		step_path(out, &f, &pol->expected, "expected");
+		step_path(out, &f, &pol->observed, "observed");
 	}
 	fprintf(out, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n"
 		"</svg>\n", f.left, f.top, f.w, f.h);

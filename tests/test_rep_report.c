@@ -31,6 +31,7 @@
 #include "analyze/db.h"
 #include "reports/doc.h"
 #include "reports/fmt.h"
+#include "reports/outfile.h"
 #include "reports/series.h"
 #include "reports/xml.h"
 #include "tests/an_testutil.h"
@@ -159,6 +160,11 @@ static int scratch_teardown(void **state)
 	struct scratch *s = *state;
 	char cmd[128];
 
+	if (getenv("UCVAL_TEST_KEEP")) {	/* for looking at the outputs */
+		printf("# kept %s\n", s->dir);
+		free(s);
+		return 0;
+	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s->dir);
 	if (system(cmd))
 		fprintf(stderr, "# could not remove %s\n", s->dir);
@@ -585,15 +591,350 @@ static void test_v2_html(void **state)
 	check_markup(out);
 }
 
+/* --- schema 1: the v2 sections say what is missing ------------------------- */
+
+/* The v1 tables as analyze/db.c wrote them at schema version 1. */
+static const char v1_ddl[] =
+	"CREATE TABLE traces(trace_id INTEGER PRIMARY KEY, path TEXT NOT NULL, format TEXT NOT NULL,"
+	" sha256 TEXT NOT NULL, n_events INTEGER NOT NULL, t_start_ns INTEGER, t_end_ns INTEGER,"
+	" model TEXT NOT NULL, analyzed_at TEXT NOT NULL, options TEXT NOT NULL DEFAULT '',"
+	" kernel TEXT, UNIQUE(sha256, options));"
+	"CREATE TABLE verdicts(trace_id INTEGER NOT NULL, check_id TEXT NOT NULL, verdict TEXT NOT NULL,"
+	" n_checked INTEGER NOT NULL, n_failed INTEGER NOT NULL, n_undecided INTEGER NOT NULL,"
+	" reason TEXT, PRIMARY KEY(trace_id, check_id));"
+	"CREATE TABLE mismatches(trace_id INTEGER NOT NULL, check_id TEXT NOT NULL, cpu INTEGER,"
+	" pid INTEGER, ts_start_ns INTEGER NOT NULL, ts_end_ns INTEGER NOT NULL, expected, observed,"
+	" rule TEXT NOT NULL, message TEXT);"
+	"CREATE TABLE undecided(trace_id INTEGER NOT NULL, check_id TEXT NOT NULL, cpu INTEGER,"
+	" pid INTEGER, ts_start_ns INTEGER NOT NULL, ts_end_ns INTEGER NOT NULL, rule TEXT,"
+	" message TEXT);"
+	"INSERT INTO traces VALUES(7, 'old.txt', 'ftrace-text', 'aa', 5, 1000000, 2000000, 'v3', 'then', '',"
+	" NULL);"
+	"INSERT INTO verdicts VALUES(7, 'rq_clamp', 'FAIL', 2, 1, 0, NULL);"
+	"INSERT INTO mismatches VALUES(7, 'rq_clamp', 1, NULL, 1020000, 1050000, 256, 0, 'VR4', 'min');"
+	"PRAGMA user_version = 1;";
+
+struct v1_case {
+	const char *format;
+	const char *needle;
+};
+
+static const struct v1_case v1_cases[] = {
+	{ "text", "  not recorded (database schema 1)" },
+	{ "text", "1    1  -     0.000020   1020000        0.030       256         0  VR4   min" },
+	{ "md", "not recorded (database schema 1)" },
+	{ "html", "frequency and clamp intervals: not recorded (database schema 1)" },
+	{ "json", "\"residency\": null" },
+	{ "json", "\"explain\": null" },
+	{ "junit", "#1 cpu 1, task -, at 0.000020 s (1020000 ns) for 0.030 ms: expected 256,"
+		   " observed 0 (VR4): min" },
+};
+
+static void test_schema1(void **state)
+{
+	struct scratch *s = *state;
+	const char *out = path_in(s, "v1.out");
+	sqlite3 *c;
+
+	assert_int_equal(sqlite3_open(s->db, &c), SQLITE_OK);
+	exec_sql(c, v1_ddl);
+	sqlite3_close(c);
+	for (size_t i = 0; i < ARRAY_SIZE(v1_cases); i++) {
+		const char *args[] = { "report", s->db, "--format", v1_cases[i].format, "-o", out,
+				       NULL };
+		struct run r;
+		char *text;
+
+		run_ucval(args, NULL, &r);
+		if (r.status)
+			fail_msg("case %zu (%s): exit %d: %s", i, v1_cases[i].format, r.status, r.err);
+		text = slurp_file(out, NULL);
+		assert_non_null(text);
+		if (!strstr(text, v1_cases[i].needle))
+			fail_msg("case %zu (%s): no '%s' in:\n%s", i, v1_cases[i].format,
+				 v1_cases[i].needle, text);
+		free(text);
+	}
+}
+
+/* --- a 10-minute trace of 8 CPUs: the HTML stays small --------------------- */
+
+#define BIG_SPAN_NS	(600LL * 1000000000LL)
+#define BIG_CPUS	8
+#define BIG_FREQ_ROWS	600000		/* over two policies */
+#define BIG_CLAMP_ROWS	400000		/* over eight CPUs */
+#define BIG_PIDS	40
+#define BIG_REQUESTS	20000
+#define BIG_WINDOWS	20000
+
+/* Deterministic pseudo-random numbers (a 64-bit LCG, Knuth's MMIX constants). */
+static uint64_t lcg(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *x >> 33;
+}
+
+static void big_rows(sqlite3 *c, const char *sql, int nr, int kind)
+{
+	static const int64_t opps[] = { 400000, 800000, 1200000, 1600000, 2000000 };
+	sqlite3_stmt *st;
+	uint64_t x = (uint64_t)kind;
+
+	assert_int_equal(sqlite3_prepare_v2(c, sql, -1, &st, NULL), SQLITE_OK);
+	for (int i = 0; i < nr; i++) {
+		int64_t step = BIG_SPAN_NS / (nr / (kind == 0 ? 2 : kind == 1 ? BIG_CPUS : 1));
+		int64_t lane = kind == 0 ? i % 2 : kind == 1 ? i % BIG_CPUS : (int)(lcg(&x) % BIG_PIDS);
+		int64_t t = SYN_T0 + (i / (kind == 0 ? 2 : kind == 1 ? BIG_CPUS : 1)) * step;
+
+		sqlite3_bind_int64(st, 1, lane * (kind == 0 ? 4 : 1) + (kind == 2 ? 1000 : 0));
+		sqlite3_bind_int64(st, 2, t);
+		sqlite3_bind_int64(st, 3, t + step);
+		sqlite3_bind_int64(st, 4, kind == 1 ? (int64_t)(lcg(&x) % 512) : opps[lcg(&x) % 5]);
+		sqlite3_bind_int64(st, 5, kind == 1 ? 512 + (int64_t)(lcg(&x) % 512) :
+				   opps[lcg(&x) % 5]);
+		assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+}
+
+static void make_big_db(const char *path)
+{
+	sqlite3 *c;
+
+	make_v2_db(path);
+	assert_int_equal(sqlite3_open(path, &c), SQLITE_OK);
+	exec_sql(c, "BEGIN; DELETE FROM policies; DELETE FROM cpus; DELETE FROM freq_intervals;"
+		 " DELETE FROM clamp_intervals; DELETE FROM task_requests;"
+		 " UPDATE traces SET t_end_ns = t_start_ns + 600000000000;"
+		 " INSERT INTO policies VALUES(1, 0, '0-3', '400000,800000,1200000,1600000,2000000',"
+		 " NULL, NULL, NULL), (1, 4, '4,5,6,7', '400000,800000,1200000,1600000,2000000',"
+		 " NULL, NULL, NULL);");
+	big_rows(c, "INSERT INTO freq_intervals VALUES(1, ?1, ?1, ?2, ?3, ?4, ?5, NULL, NULL, NULL)",
+		 BIG_FREQ_ROWS, 0);
+	big_rows(c, "INSERT INTO clamp_intervals VALUES(1, ?1, ?2, ?3, ?4, ?5)", BIG_CLAMP_ROWS, 1);
+	big_rows(c, "INSERT INTO task_requests VALUES(1, ?2, ?1, 0, ?4 % 1024, 1024, 0,"
+		 " CASE WHEN ?2 % 7 = 0 THEN -22 ELSE 0 END)", BIG_REQUESTS, 2);
+	big_rows(c, "INSERT INTO mismatches(trace_id, check_id, cpu, pid, ts_start_ns, ts_end_ns,"
+		 " expected, observed, rule, message) VALUES(1, 'freq_below_min_clamp', ?1 % 8,"
+		 " NULL, ?2, ?2 + 1000000, ?4, ?5, 'MS1', 'synthetic')", BIG_WINDOWS, 2);
+	exec_sql(c, "COMMIT");
+	sqlite3_close(c);
+}
+
+static void test_big_html(void **state)
+{
+	struct scratch *s = *state;
+	const char *out = path_in(s, "big.html");
+	const char *args[] = { "report", s->db, "--format", "html", "-o", out, NULL };
+	struct run r;
+	size_t len;
+	char *html;
+
+	make_big_db(s->db);
+	run_ucval(args, NULL, &r);
+	if (r.status)
+		fail_msg("exit %d: %s", r.status, r.err);
+	html = slurp_file(out, &len);
+	assert_non_null(html);
+	printf("# %d freq + %d clamp intervals, %d requests, %d windows: HTML %zu bytes\n",
+	       BIG_FREQ_ROWS, BIG_CLAMP_ROWS, BIG_REQUESTS, BIG_WINDOWS, len);
+	if (len > HTML_MAX_BYTES)
+		fail_msg("HTML of %zu bytes, want at most %d", len, HTML_MAX_BYTES);
+	if (count(html, "<figcaption>cpu ") != BIG_CPUS)
+		fail_msg("%zu CPU plots, want %d", count(html, "<figcaption>cpu "), BIG_CPUS);
+	if (!strstr(html, "the 24 tasks with the most requests of 40"))
+		fail_msg("the requests plot does not say it shows 24 tasks of 40");
+	free(html);
+	check_markup(out);
+}
+
+/* --- library pieces, in process -------------------------------------------- */
+
+struct series_case {
+	const char *what;
+	int64_t iv[4][3];		/* start, end, value; end < start ends the list */
+	unsigned int bucket;		/* bucket looked at, of 10 over [0, 100) */
+	uint64_t n;
+	int64_t lo, hi, last;
+};
+
+static const struct series_case series_cases[] = {
+	{ "empty bucket", { { 0, 5, 7 }, { 0, -1 } }, 3, 0, 0, 0, 0 },
+	{ "one interval over three buckets", { { 5, 35, 7 }, { 0, -1 } }, 2, 1, 7, 7, 7 },
+	{ "end is exclusive", { { 5, 30, 7 }, { 0, -1 } }, 3, 0, 0, 0, 0 },
+	{ "min, max and last within a bucket", { { 40, 42, 9 }, { 42, 44, 3 }, { 44, 50, 5 },
+						 { 0, -1 } }, 4, 3, 3, 9, 5 },
+	{ "last by start time, not by arrival", { { 44, 50, 5 }, { 40, 44, 9 }, { 0, -1 } },
+	  4, 2, 5, 9, 5 },
+	{ "point at a bucket edge", { { 60, 60, 4 }, { 0, -1 } }, 6, 1, 4, 4, 4 },
+	{ "before the axis is dropped", { { -20, -10, 4 }, { 0, -1 } }, 0, 0, 0, 0, 0 },
+	{ "overlapping the start is clipped", { { -20, 5, 4 }, { 0, -1 } }, 0, 1, 4, 4, 4 },
+	{ "after the axis lands in no bucket", { { 101, 120, 4 }, { 0, -1 } }, 9, 0, 0, 0, 0 },
+	{ "up to the end", { { 95, 100, 6 }, { 0, -1 } }, 9, 1, 6, 6, 6 },
+};
+
+static void test_series(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(series_cases); i++) {
+		const struct series_case *c = &series_cases[i];
+		struct rep_series s;
+		const struct rep_bucket *b;
+
+		assert_int_equal(rep_series_init(&s, 10, 0, 100), 0);
+		for (size_t k = 0; k < 4 && c->iv[k][1] >= c->iv[k][0]; k++)
+			rep_series_add(&s, c->iv[k][0], c->iv[k][1], c->iv[k][2]);
+		b = &s.b[c->bucket];
+		if (b->n != c->n || (c->n && (b->lo != c->lo || b->hi != c->hi || b->last != c->last)))
+			fail_msg("case %zu (%s): n %llu lo %lld hi %lld last %lld", i, c->what,
+				 (unsigned long long)b->n, (long long)b->lo, (long long)b->hi,
+				 (long long)b->last);
+		rep_series_free(&s);
+	}
+}
+
+struct escape_case {
+	const char *what;
+	enum rep_style style;
+	const char *in;
+	const char *want;
+};
+
+static const struct escape_case escape_cases[] = {
+	{ "xml markup", REP_STYLE_HTML, "a<b>&\"c'", "a&lt;b&gt;&amp;&quot;c&#39;" },
+	{ "xml control", REP_STYLE_HTML, "a\x01z\tq", "a\xef\xbf\xbdz\tq" },
+	{ "xml utf-8 kept", REP_STYLE_HTML, "caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac" },
+	{ "xml bad byte", REP_STYLE_HTML, "a\xffz", "a\xef\xbf\xbdz" },
+	{ "xml cut sequence", REP_STYLE_HTML, "a\xe2\x82", "a\xef\xbf\xbd\xef\xbf\xbd" },
+	{ "xml overlong", REP_STYLE_HTML, "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd" },
+	{ "xml surrogate", REP_STYLE_HTML, "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
+	{ "md table", REP_STYLE_MD, "a|b*c`d", "a\\|b\\*c\\`d" },
+	{ "md html", REP_STYLE_MD, "<idle> & x", "&lt;idle&gt; &amp; x" },
+	{ "md newline", REP_STYLE_MD, "a\nb", "a b" },
+	{ "text as is", REP_STYLE_TEXT, "<a|b>", "<a|b>" },
+};
+
+static void test_escape(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(escape_cases); i++) {
+		const struct escape_case *c = &escape_cases[i];
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		struct rep_doc doc = { .out = f, .style = c->style };
+
+		assert_non_null(f);
+		rep_doc_escaped(&doc, c->in);
+		fclose(f);
+		if (strcmp(buf, c->want))
+			fail_msg("case %zu (%s): got '%s' want '%s'", i, c->what, buf, c->want);
+		free(buf);
+	}
+}
+
+struct fmt_case {
+	const char *what;
+	int kind;			/* 0 rel_s, 1 ms, 2 task */
+	int64_t a, b;
+	const char *comm;
+	const char *want;
+};
+
+static const struct fmt_case fmt_cases[] = {
+	{ "start", 0, 20006000000LL, 20000000000LL, NULL, "0.006000" },
+	{ "before the start", 0, 1000, 1500001000, NULL, "-1.500000" },
+	{ "truncated to the us", 0, 1999, 0, NULL, "0.000001" },
+	{ "duration", 1, 1234567, 0, NULL, "1.234" },
+	{ "long duration", 1, 600000000000LL, 0, NULL, "600000.000" },
+	{ "no task", 2, -1, 0, "x", "-" },
+	{ "task with comm", 2, 42, 0, "sh", "42 (sh)" },
+	{ "task without comm", 2, 42, 0, NULL, "42" },
+};
+
+static void test_fmt(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(fmt_cases); i++) {
+		const struct fmt_case *c = &fmt_cases[i];
+		char buf[REP_FMT_LEN];
+		const char *got = c->kind == 0 ? rep_fmt_rel_s(buf, c->a, c->b) :
+				  c->kind == 1 ? rep_fmt_ms(buf, c->a) :
+				  rep_fmt_task(buf, (int)c->a, c->comm);
+
+		if (strcmp(got, c->want))
+			fail_msg("case %zu (%s): got '%s' want '%s'", i, c->what, got, c->want);
+	}
+}
+
+/* Hidden files in @dir: a temporary report file left behind. */
+static size_t stray_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* An aborted report leaves the old file; a committed one replaces it whole. */
+static void test_outfile(void **state)
+{
+	const struct scratch *s = *state;
+	const char *target = path_in(s, "report.txt");
+	struct rep_outfile o;
+	struct an_diag d;
+	struct stat sb;
+	mode_t mask = umask(0);
+	char *text;
+	FILE *f;
+
+	umask(mask);
+	an_diag_clear(&d);
+	f = fopen(target, "w");
+	assert_non_null(f);
+	fputs("old\n", f);
+	fclose(f);
+	assert_int_equal(rep_outfile_open(&o, target, &d), 0);
+	fputs("half a rep", o.fp);
+	rep_outfile_abort(&o);
+	text = slurp_file(target, NULL);
+	assert_string_equal(text, "old\n");
+	free(text);
+	assert_int_equal(stray_files(s->dir), 0);
+	assert_int_equal(rep_outfile_open(&o, target, &d), 0);
+	fputs("new report\n", o.fp);
+	assert_int_equal(rep_outfile_commit(&o, &d), 0);
+	text = slurp_file(target, NULL);
+	assert_string_equal(text, "new report\n");
+	free(text);
+	assert_int_equal(stray_files(s->dir), 0);
+	assert_int_equal(stat(target, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0666 & ~mask);
+	assert_int_not_equal(rep_outfile_open(&o, "/nonexistent/dir/r.txt", &d), 0);
+	assert_non_null(strstr(d.message, "cannot create a temporary file"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_series),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_fmt),
+		cmocka_unit_test_setup_teardown(test_outfile, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_golden, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_machine_formats, scratch_setup,
 						scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_errors, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_v2_golden, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_v2_html, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_schema1, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_big_html, scratch_setup, scratch_teardown),
 	};
 
 	if (!getenv("UCVAL")) {
