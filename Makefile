@@ -230,8 +230,9 @@ bench: deps ucval $(BENCH_O)/tcmd_iter
 demo: deps ucval
 	@sh tests/demo.sh ./ucval demo.db
 
-# Optional, not part of check: the demo's HTML report as a browser shows it.
-# Installs Debian's chromium when missing (root).
+# Optional, not part of check: the HTML report of the demo database as a
+# browser shows it, for the demo's trace with frequency plots (the full
+# demo.html has it below the first screen). Installs chromium when missing (root).
 BROWSER_PNG := docs/report-html.png
 check-browser: ucval
 	@command -v chromium >/dev/null 2>&1 || { \
@@ -240,10 +241,12 @@ check-browser: ucval
 		else echo "check-browser: chromium missing; as root: apt-get install -y chromium" >&2; \
 			exit 2; fi; }
 	@sh tests/demo.sh ./ucval $(O)/browser/demo.db > /dev/null
+	@./ucval report $(O)/browser/demo.db --trace traces/freq_below_min_clamp-fail.txt \
+		--format html -o $(O)/browser/freq.html
 	@mkdir -p docs
 	@chromium --headless --disable-gpu --no-sandbox --hide-scrollbars \
 		--screenshot=$(CURDIR)/$(BROWSER_PNG) --window-size=1400,2000 \
-		file://$(CURDIR)/$(O)/browser/demo.html 2>/dev/null
+		file://$(CURDIR)/$(O)/browser/freq.html 2>/dev/null
 	@test -s $(BROWSER_PNG) && echo "check-browser: wrote $(BROWSER_PNG)"
 
 clean:

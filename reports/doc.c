@@ -206,8 +206,10 @@ static void md_table(FILE *out, const struct rep_table *t)
 /* HTML: a verdict cell gets a class of its own, so CSS can colour it. */
 static void html_cell(FILE *out, const char *tag, const struct rep_col *col, const char *s)
 {
+	bool is_data = !strcmp(tag, "td");
+
 	fprintf(out, "<%s", tag);
-	if (!strcmp(s, "PASS") || !strcmp(s, "FAIL") || !strcmp(s, "UNDECIDED"))
+	if (is_data && (!strcmp(s, "PASS") || !strcmp(s, "FAIL") || !strcmp(s, "UNDECIDED")))
 		fprintf(out, " class=\"v-%s\"", s);
 	else if (col->is_num)
 		fputs(" class=\"num\"", out);

@@ -302,6 +302,7 @@ static int trace_summary(struct rep_doc *doc, const struct rep_sel *sel)
 		rep_table_cell(&tab, "%" PRId64, s.undecided);
 		rep_table_cell(&tab, "%" PRId64, s.windows);
 	}
+	rep_doc_heading(doc, 1, "traces");
 	err = rep_doc_table(doc, &tab);
 	rep_table_free(&tab);
 	return err;
