@@ -64,6 +64,21 @@ void rep_doc_escaped(const struct rep_doc *doc, const char *s)
 	}
 }
 
+/* A block of one escaped line between @open and @close (markup or indentation). */
+static void line_block(struct rep_doc *doc, const char *open, const char *close,
+		       const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	separate(doc);
+	fputs(open, doc->out);
+	rep_doc_escaped(doc, s ? s : fmt);
+	fprintf(doc->out, "%s\n", close);
+	free(s);
+}
+
 /**
  * rep_doc_heading() - a heading
  * @doc: the document
@@ -73,25 +88,21 @@ void rep_doc_escaped(const struct rep_doc *doc, const char *s)
 void rep_doc_heading(struct rep_doc *doc, int level, const char *fmt, ...)
 {
 	static const char *const text_mark[] = { "", "== ", TEXT_INDENT "-- " };
-	char *s;
+	char open[16], close[16] = "";
 	va_list ap;
 
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	separate(doc);
+	level = level < 0 ? 0 : level > 2 ? 2 : level;
 	if (doc->style == REP_STYLE_TEXT)
-		fprintf(doc->out, "%s", text_mark[level < 0 ? 0 : level > 2 ? 2 : level]);
+		snprintf(open, sizeof(open), "%s", text_mark[level]);
 	else if (doc->style == REP_STYLE_MD)
-		fprintf(doc->out, "%.*s ", level + 1, "####");
+		snprintf(open, sizeof(open), "%.*s ", level + 1, "###");
 	else
-		fprintf(doc->out, "<h%d>", level + 1);
-	rep_doc_escaped(doc, s ? s : fmt);
+		snprintf(open, sizeof(open), "<h%d>", level + 1);
 	if (doc->style == REP_STYLE_HTML)
-		fprintf(doc->out, "</h%d>", level + 1);
-	fputc('\n', doc->out);
-	free(s);
+		snprintf(close, sizeof(close), "</h%d>", level + 1);
+	va_start(ap, fmt);
+	line_block(doc, open, close, fmt, ap);
+	va_end(ap);
 }
 
 /**
@@ -101,21 +112,13 @@ void rep_doc_heading(struct rep_doc *doc, int level, const char *fmt, ...)
  */
 void rep_doc_para(struct rep_doc *doc, const char *fmt, ...)
 {
-	char *s;
+	static const char *const open[] = { TEXT_INDENT, "", "<p>" };
+	static const char *const close[] = { "", "", "</p>" };
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	line_block(doc, open[doc->style], close[doc->style], fmt, ap);
 	va_end(ap);
-	separate(doc);
-	if (doc->style == REP_STYLE_TEXT)
-		fputs(TEXT_INDENT, doc->out);
-	else if (doc->style == REP_STYLE_HTML)
-		fputs("<p>", doc->out);
-	rep_doc_escaped(doc, s ? s : fmt);
-	fputs(doc->style == REP_STYLE_HTML ? "</p>\n" : "\n", doc->out);
-	free(s);
 }
 
 /* Characters a terminal shows for @s: UTF-8 continuation bytes take no column. */

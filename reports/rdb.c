@@ -122,6 +122,33 @@ static int finish(struct rep_rdb *db, sqlite3_stmt *st, int rc, struct an_diag *
 	return err;
 }
 
+/*
+ * Run @sql with ?1 = @p1 and ?2 = @p2 (where the statement has them),
+ * calling @fn on each row. @doing names the step in a failure message.
+ */
+static int query(struct rep_rdb *db, const char *sql, int64_t p1, int64_t p2, rep_rdb_row_fn fn,
+		 void *ctx, const char *doing, struct an_diag *d)
+{
+	sqlite3_stmt *st;
+	int err = prepare(db, sql, &st, d);
+	int rc;
+
+	if (err)
+		return err;
+	if (sqlite3_bind_parameter_count(st) >= 1)
+		sqlite3_bind_int64(st, 1, p1);
+	if (sqlite3_bind_parameter_count(st) >= 2)
+		sqlite3_bind_int64(st, 2, p2);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		err = fn(ctx, st);
+		if (err) {
+			sqlite3_finalize(st);
+			return an_diag_fail(d, err, "%s: %s", doing, an_error_str(err));
+		}
+	}
+	return finish(db, st, rc, d, doing);
+}
+
 /* Whether a one-value query of @sql bound to @name returns a row. */
 static int query_exists(struct rep_rdb *db, const char *sql, const char *name, bool *exists,
 			struct an_diag *d)
@@ -181,37 +208,33 @@ static int read_schema(struct rep_rdb *db, struct an_diag *d)
 	return query_exists(db, explain_sql, "explain", &db->has_explain, d);
 }
 
+static int trace_row(void *ctx, sqlite3_stmt *st)
+{
+	struct rep_rdb *db = ctx;
+	struct rep_trace *t;
+
+	if (AN_VEC_GROW(db->traces, db->nr_traces + 1, db->alloc_traces))
+		return -ENOMEM;
+	t = &db->traces[db->nr_traces++];
+	t->trace_id = sqlite3_column_int64(st, 0);
+	t->path = col_str(db, st, 1);
+	t->format = col_str(db, st, 2);
+	t->sha256 = col_str(db, st, 3);
+	t->n_events = col_int(st, 4, 0);
+	t->t_start_ns = col_int(st, 5, 0);
+	t->t_end_ns = col_int(st, 6, t->t_start_ns);
+	t->model = col_str(db, st, 7);
+	t->analyzed_at = col_str(db, st, 8);
+	t->options = col_str(db, st, 9);
+	t->kernel = col_str(db, st, 10);
+	return 0;
+}
+
 static int read_traces(struct rep_rdb *db, struct an_diag *d)
 {
-	sqlite3_stmt *st;
-	int err = prepare(db, "SELECT trace_id, path, format, sha256, n_events, t_start_ns,"
-			  " t_end_ns, model, analyzed_at, options, kernel FROM traces"
-			  " ORDER BY trace_id", &st, d);
-	int rc;
-
-	if (err)
-		return err;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct rep_trace *t;
-
-		if (AN_VEC_GROW(db->traces, db->nr_traces + 1, db->alloc_traces)) {
-			db->is_oom = true;
-			break;
-		}
-		t = &db->traces[db->nr_traces++];
-		t->trace_id = sqlite3_column_int64(st, 0);
-		t->path = col_str(db, st, 1);
-		t->format = col_str(db, st, 2);
-		t->sha256 = col_str(db, st, 3);
-		t->n_events = col_int(st, 4, 0);
-		t->t_start_ns = col_int(st, 5, 0);
-		t->t_end_ns = col_int(st, 6, t->t_start_ns);
-		t->model = col_str(db, st, 7);
-		t->analyzed_at = col_str(db, st, 8);
-		t->options = col_str(db, st, 9);
-		t->kernel = col_str(db, st, 10);
-	}
-	return finish(db, st, rc, d, "cannot read the traces");
+	return query(db, "SELECT trace_id, path, format, sha256, n_events, t_start_ns, t_end_ns,"
+		     " model, analyzed_at, options, kernel FROM traces ORDER BY trace_id", 0, 0,
+		     trace_row, db, "cannot read the traces", d);
 }
 
 static int open_conn(struct rep_rdb *db, const char *path, struct an_diag *d)
@@ -395,38 +418,42 @@ int rep_rdb_find(struct rep_rdb *db, const char *spec, struct rep_trace **out,
 	return find_by_path(db, spec, out, d);
 }
 
-static int load_verdicts(struct rep_rdb *db, struct rep_trace *t, struct an_diag *d)
+/* What the row functions of one trace fill. */
+struct load_ctx {
+	struct rep_rdb *db;
+	struct rep_trace *t;
+	bool is_mismatch;
+};
+
+static int verdict_row(void *ctx, sqlite3_stmt *st)
 {
-	sqlite3_stmt *st;
-	int err = prepare(db, "SELECT v.check_id, v.verdict, v.n_checked, v.n_failed,"
-			  " v.n_undecided, v.reason, count(m.ts_start_ns),"
-			  " coalesce(sum(m.ts_end_ns - m.ts_start_ns), 0)"
-			  " FROM verdicts v LEFT JOIN mismatches m"
-			  " ON m.trace_id = v.trace_id AND m.check_id = v.check_id"
-			  " WHERE v.trace_id = ?1 GROUP BY v.rowid ORDER BY v.rowid", &st, d);
-	int rc;
+	struct load_ctx *c = ctx;
+	struct rep_trace *t = c->t;
+	struct rep_verdict *v;
 
-	if (err)
-		return err;
-	sqlite3_bind_int64(st, 1, t->trace_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct rep_verdict *v;
+	if (AN_VEC_GROW(t->verdicts, t->nr_verdicts + 1, t->alloc_verdicts))
+		return -ENOMEM;
+	v = &t->verdicts[t->nr_verdicts++];
+	v->check_id = col_str(c->db, st, 0);
+	v->verdict = col_str(c->db, st, 1);
+	v->n_checked = col_int(st, 2, 0);
+	v->n_failed = col_int(st, 3, 0);
+	v->n_undecided = col_int(st, 4, 0);
+	v->reason = col_str(c->db, st, 5);
+	v->n_windows = col_int(st, 6, 0);
+	v->fail_ns = col_int(st, 7, 0);
+	return 0;
+}
 
-		if (AN_VEC_GROW(t->verdicts, t->nr_verdicts + 1, t->alloc_verdicts)) {
-			db->is_oom = true;
-			break;
-		}
-		v = &t->verdicts[t->nr_verdicts++];
-		v->check_id = col_str(db, st, 0);
-		v->verdict = col_str(db, st, 1);
-		v->n_checked = col_int(st, 2, 0);
-		v->n_failed = col_int(st, 3, 0);
-		v->n_undecided = col_int(st, 4, 0);
-		v->reason = col_str(db, st, 5);
-		v->n_windows = col_int(st, 6, 0);
-		v->fail_ns = col_int(st, 7, 0);
-	}
-	return finish(db, st, rc, d, "cannot read the verdicts");
+static int load_verdicts(struct load_ctx *c, struct an_diag *d)
+{
+	return query(c->db, "SELECT v.check_id, v.verdict, v.n_checked, v.n_failed,"
+		     " v.n_undecided, v.reason, count(m.ts_start_ns),"
+		     " coalesce(sum(m.ts_end_ns - m.ts_start_ns), 0)"
+		     " FROM verdicts v LEFT JOIN mismatches m"
+		     " ON m.trace_id = v.trace_id AND m.check_id = v.check_id"
+		     " WHERE v.trace_id = ?1 GROUP BY v.rowid ORDER BY v.rowid", c->t->trace_id, 0,
+		     verdict_row, c, "cannot read the verdicts", d);
 }
 
 /*
@@ -452,45 +479,39 @@ static void window_sql(const struct rep_rdb *db, bool is_mismatch, char *sql, si
 		 is_mismatch ? "mismatches" : "undecided");
 }
 
-static void read_window(struct rep_rdb *db, sqlite3_stmt *st, struct rep_window *w)
+static int window_row(void *ctx, sqlite3_stmt *st)
 {
-	w->check_id = col_str(db, st, 0);
+	struct load_ctx *c = ctx;
+	struct rep_trace *t = c->t;
+	struct rep_window *w;
+
+	if (c->is_mismatch ? AN_VEC_GROW(t->windows, t->nr_windows + 1, t->alloc_windows) :
+	    AN_VEC_GROW(t->undecided, t->nr_undecided + 1, t->alloc_undecided))
+		return -ENOMEM;
+	w = c->is_mismatch ? &t->windows[t->nr_windows++] : &t->undecided[t->nr_undecided++];
+	w->check_id = col_str(c->db, st, 0);
 	w->cpu = (int)col_int(st, 1, -1);
 	w->pid = (int)col_int(st, 2, -1);
-	w->comm = col_str(db, st, 3);
+	w->comm = col_str(c->db, st, 3);
 	w->ts_start_ns = col_int(st, 4, 0);
 	w->ts_end_ns = col_int(st, 5, 0);
-	w->expected = col_value(db, st, 6);
-	w->observed = col_value(db, st, 7);
-	w->rule = col_str(db, st, 8);
-	w->message = col_str(db, st, 9);
-	w->explain = col_str(db, st, 10);
+	w->expected = col_value(c->db, st, 6);
+	w->observed = col_value(c->db, st, 7);
+	w->rule = col_str(c->db, st, 8);
+	w->message = col_str(c->db, st, 9);
+	w->explain = col_str(c->db, st, 10);
+	return 0;
 }
 
-static int load_windows(struct rep_rdb *db, struct rep_trace *t, bool is_mismatch,
-			unsigned int top, struct an_diag *d)
+static int load_windows(struct load_ctx *c, bool is_mismatch, unsigned int top,
+			struct an_diag *d)
 {
-	struct rep_window **arr = is_mismatch ? &t->windows : &t->undecided;
-	size_t *nr = is_mismatch ? &t->nr_windows : &t->nr_undecided;
-	size_t *alloc = is_mismatch ? &t->alloc_windows : &t->alloc_undecided;
 	char sql[SQL_LEN];
-	sqlite3_stmt *st;
-	int err, rc;
 
-	window_sql(db, is_mismatch, sql, sizeof(sql));
-	err = prepare(db, sql, &st, d);
-	if (err)
-		return err;
-	sqlite3_bind_int64(st, 1, t->trace_id);
-	sqlite3_bind_int64(st, 2, top ? (sqlite3_int64)top : INT64_MAX);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (an_vec_grow((void **)arr, alloc, *nr + 1, sizeof(**arr))) {
-			db->is_oom = true;
-			break;
-		}
-		read_window(db, st, &(*arr)[(*nr)++]);
-	}
-	return finish(db, st, rc, d, "cannot read the windows");
+	c->is_mismatch = is_mismatch;
+	window_sql(c->db, is_mismatch, sql, sizeof(sql));
+	return query(c->db, sql, c->t->trace_id, top ? (int64_t)top : INT64_MAX, window_row, c,
+		     "cannot read the windows", d);
 }
 
 /* Each row's share of its policy's total, observed and expected. */
@@ -516,33 +537,32 @@ static void residency_shares(struct rep_trace *t)
 	}
 }
 
-static int load_residency(struct rep_rdb *db, struct rep_trace *t, struct an_diag *d)
+static int residency_row(void *ctx, sqlite3_stmt *st)
 {
-	sqlite3_stmt *st;
-	int err, rc;
+	struct rep_trace *t = ((struct load_ctx *)ctx)->t;
+	struct rep_residency *r;
 
-	if (!rep_rdb_has(db, REP_T_FREQ_RESIDENCY))
+	if (AN_VEC_GROW(t->residency, t->nr_residency + 1, t->alloc_residency))
+		return -ENOMEM;
+	r = &t->residency[t->nr_residency++];
+	r->policy = (int)col_int(st, 0, -1);
+	r->khz = col_int(st, 1, 0);
+	r->observed_ns = col_int(st, 2, 0);
+	r->expected_ns = col_int(st, 3, 0);
+	return 0;
+}
+
+static int load_residency(struct load_ctx *c, struct an_diag *d)
+{
+	int err;
+
+	if (!rep_rdb_has(c->db, REP_T_FREQ_RESIDENCY))
 		return 0;
-	err = prepare(db, "SELECT policy, khz, observed_ns, expected_ns FROM freq_residency"
-		      " WHERE trace_id = ?1 ORDER BY policy, khz", &st, d);
-	if (err)
-		return err;
-	sqlite3_bind_int64(st, 1, t->trace_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct rep_residency *r;
-
-		if (AN_VEC_GROW(t->residency, t->nr_residency + 1, t->alloc_residency)) {
-			db->is_oom = true;
-			break;
-		}
-		r = &t->residency[t->nr_residency++];
-		r->policy = (int)col_int(st, 0, -1);
-		r->khz = col_int(st, 1, 0);
-		r->observed_ns = col_int(st, 2, 0);
-		r->expected_ns = col_int(st, 3, 0);
-	}
-	residency_shares(t);
-	return finish(db, st, rc, d, "cannot read the frequency residency");
+	err = query(c->db, "SELECT policy, khz, observed_ns, expected_ns FROM freq_residency"
+		    " WHERE trace_id = ?1 ORDER BY policy, khz", c->t->trace_id, 0, residency_row,
+		    c, "cannot read the frequency residency", d);
+	residency_shares(c->t);
+	return err;
 }
 
 /**
@@ -557,17 +577,18 @@ static int load_residency(struct rep_rdb *db, struct rep_trace *t, struct an_dia
 int rep_rdb_load(struct rep_rdb *db, struct rep_trace *t, const struct rep_load_opts *o,
 		 struct an_diag *d)
 {
+	struct load_ctx c = { .db = db, .t = t };
 	int err;
 
 	if (t->is_loaded)
 		return 0;
-	err = load_verdicts(db, t, d);
+	err = load_verdicts(&c, d);
 	if (!err)
-		err = load_windows(db, t, true, o->top, d);
+		err = load_windows(&c, true, o->top, d);
 	if (!err && o->with_undecided)
-		err = load_windows(db, t, false, 0, d);
+		err = load_windows(&c, false, 0, d);
 	if (!err)
-		err = load_residency(db, t, d);
+		err = load_residency(&c, d);
 	t->is_loaded = !err;
 	return err;
 }
@@ -586,20 +607,5 @@ int rep_rdb_load(struct rep_rdb *db, struct rep_trace *t, const struct rep_load_
 int rep_rdb_scan(struct rep_rdb *db, const char *sql, int64_t trace_id, rep_rdb_row_fn fn,
 		 void *ctx, struct an_diag *d)
 {
-	sqlite3_stmt *st;
-	int err = prepare(db, sql, &st, d);
-	int rc;
-
-	if (err)
-		return err;
-	sqlite3_bind_int64(st, 1, trace_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		err = fn(ctx, st);
-		if (err) {
-			sqlite3_finalize(st);
-			return an_diag_fail(d, err, "cannot read the plot data: %s",
-					    an_error_str(err));
-		}
-	}
-	return finish(db, st, rc, d, "cannot read the plot data");
+	return query(db, sql, trace_id, 0, fn, ctx, "cannot read the plot data", d);
 }
