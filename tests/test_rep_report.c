@@ -309,6 +309,8 @@ static const struct error_case error_cases[] = {
 	{ "empty database", "empty.db", { NULL }, { "holds no traces", "ucval analyze --db" } },
 	{ "unknown trace id", "r.db", { "--trace", "999" }, { "no trace '999'", "ids 1 to 4" } },
 	{ "unknown trace path", "r.db", { "--trace", "traces/nope.txt" }, { "no trace 'traces/nope.txt'" } },
+	{ "ambiguous path", "twice.db", { "--trace", "traces/rq_clamp-fail.txt" },
+	  { "'traces/rq_clamp-fail.txt' is ambiguous", "trace ids 1, 2: give the id" } },
 	{ "unknown option", "r.db", { "--frob" }, { "unknown option '--frob'" } },
 	{ "newer schema", "newer.db", { NULL }, { "schema version 99 is newer", "use a newer ucval" } },
 	{ "not a database", "text.db", { NULL }, { "text.db", "file is not a database" } },
@@ -346,6 +348,15 @@ static void make_error_dbs(const struct scratch *s)
 	f = fopen(path_in(s, "zero.db"), "w");
 	assert_non_null(f);
 	fclose(f);
+	/* the same trace under two option sets: two rows with one path */
+	for (int i = 0; i < 2; i++) {
+		const char *args[] = { "analyze", "-q", "--db", path_in(s, "twice.db"), "--grace-us",
+				       i ? "5" : "7", "traces/rq_clamp-fail.txt", NULL };
+		struct run r;
+
+		run_ucval(args, NULL, &r);
+		assert_int_equal(r.status, 1);
+	}
 }
 
 static void test_errors(void **state)
