@@ -7,7 +7,7 @@ PKGS     := libtracecmd libtracefs libtraceevent sqlite3
 # Debian 12 packages a fresh machine needs for build, tests and demo.
 DEB_PKGS := build-essential pkg-config libtraceevent-dev libtracefs-dev \
 	    libtracecmd-dev libsqlite3-dev libcmocka-dev trace-cmd sqlite3 \
-	    clang libclang-rt-14-dev
+	    clang libclang-rt-14-dev libxml2-utils python3
 
 CC       ?= cc
 # V=1 shows the full commands
@@ -38,7 +38,8 @@ TESTS        := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 # Symbols model/ must never use: it computes, it does no I/O (STYLE.md §1).
 MODEL_FORBIDDEN := printf fprintf puts fopen open write read malloc calloc realloc free exit abort
 
-.PHONY: all deps check check-unit check-san check-layering demo clean help fuzz bench check-kernel
+.PHONY: all deps check check-unit check-san check-layering demo clean help fuzz bench \
+	check-kernel golden golden-update check-browser
 
 all: ucval
 
@@ -50,6 +51,8 @@ help:
 	@echo "make demo       build, run ucval on a bundled example, print the result"
 	@echo "make bench      speed of ucval analyze against trace-cmd report and libtracecmd"
 	@echo "make check-kernel  build a uclamp kernel, run it under QEMU, analyze; broken patches must FAIL"
+	@echo "make golden-update  rewrite tests/golden/ from the current ucval report (review the diff)"
+	@echo "make check-browser  render the demo HTML report with headless chromium to docs/report-html.png"
 	@echo "make clean      remove build outputs"
 
 # --- dependencies ---------------------------------------------------------
@@ -116,6 +119,11 @@ check-unit: $(TESTS) $(O)/ucval
 
 check-san:
 	$(MAKE) O=build-san EXTRA_CFLAGS="$(SAN) -O1" check-unit
+
+# Golden report files (tests/golden/): rewritten from the current `ucval report`;
+# review them with `git diff tests/golden` before committing.
+golden golden-update: $(O)/tests/test_rep_report $(O)/ucval
+	@UCVAL=$(CURDIR)/$(O)/ucval UCVAL_GOLDEN_UPDATE=1 $(O)/tests/test_rep_report
 
 # --- fuzz -----------------------------------------------------------------
 # libFuzzer targets tests/fuzz/fuzz_*.c over the readers, built with clang in
@@ -228,6 +236,25 @@ check-kernel: deps ucval
 # --- demo -----------------------------------------------------------------
 demo: deps ucval
 	@sh tests/demo.sh ./ucval demo.db
+
+# Optional, not part of check: the HTML report of the demo database as a
+# browser shows it, for the demo's trace with frequency plots (the full
+# demo.html has it below the first screen). Installs chromium when missing (root).
+BROWSER_PNG := docs/report-html.png
+check-browser: ucval
+	@command -v chromium >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else echo "check-browser: chromium missing; as root: apt-get install -y chromium" >&2; \
+			exit 2; fi; }
+	@sh tests/demo.sh ./ucval $(O)/browser/demo.db > /dev/null
+	@./ucval report $(O)/browser/demo.db --trace traces/freq_below_min_clamp-fail.txt \
+		--format html -o $(O)/browser/freq.html
+	@mkdir -p docs
+	@chromium --headless --disable-gpu --no-sandbox --hide-scrollbars \
+		--screenshot=$(CURDIR)/$(BROWSER_PNG) --window-size=1400,2000 \
+		file://$(CURDIR)/$(O)/browser/freq.html 2>/dev/null
+	@test -s $(BROWSER_PNG) && echo "check-browser: wrote $(BROWSER_PNG)"
 
 clean:
 	rm -rf build build-san $(FUZZ_O) ucval

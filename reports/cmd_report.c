@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `ucval report`: reports from the results database of `ucval analyze --db`
+ * (text, markdown, HTML, JSON, JUnit) and the difference between two traces.
+ * It reads the database only; traces are never parsed again.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/diff.h"
+#include "reports/html.h"
+#include "reports/jsonrep.h"
+#include "reports/junit.h"
+#include "reports/outfile.h"
+#include "reports/rdb.h"
+#include "reports/text.h"
+#include "ucval.h"
+
+static const char report_usage[] =
+	"usage: ucval report [options] DB\n"
+	"       ucval report --diff [options] DB A B\n"
+	"\n"
+	"Report what 'ucval analyze --db DB' stored: per trace its header, the\n"
+	"verdict of each check, the longest mismatch windows per check (CPU, task,\n"
+	"start relative to the trace and in raw ns, duration, expected and observed\n"
+	"values, spec rule, message, the model's explanation chain) and the\n"
+	"frequency residency. The traces themselves are not read again.\n"
+	"\n"
+	"  --trace ID|PATH   only this trace: its trace_id, or its path as analyze\n"
+	"                    stored it (or the path's last components)\n"
+	"  --format F        text (default), md (GitHub markdown, for a PR comment),\n"
+	"                    html (one self-contained file with plots per CPU),\n"
+	"                    json (everything, for other tools) or junit (a test\n"
+	"                    suite per trace, a test case per check)\n"
+	"  -o, --output FILE write FILE instead of standard output; it is written\n"
+	"                    to a temporary file beside it and renamed when complete\n"
+	"  --top N           mismatch windows shown per check (default 5, 0: all);\n"
+	"                    json lists every window unless --top is given\n"
+	"  --diff            compare trace B with trace A (ids or paths): checks\n"
+	"                    whose verdict changed, mismatch windows per check,\n"
+	"                    residency shift per policy and OPP in percentage\n"
+	"                    points (formats text, md, json)\n"
+	"  -h, --help        this text\n"
+	"\n"
+	"Databases of schema 1 (before ucval recorded tasks, policies, intervals\n"
+	"and residency) are read too: those sections say \"not recorded\".\n"
+	"\n"
+	"exit status: 0 report written; 2 bad usage or input: no such file, not a\n"
+	"ucval database, a database written by a newer ucval, no traces in it, an\n"
+	"unknown or ambiguous trace, an output that cannot be written\n";
+
+/* Mismatch windows per check unless --top says otherwise. */
+#define DEFAULT_TOP	5
+/* Largest --top: more is "all" anyway. */
+#define MAX_TOP		1000000
+
+enum rep_format { FMT_TEXT, FMT_MD, FMT_HTML, FMT_JSON, FMT_JUNIT };
+
+static const char *const format_name[] = {
+	[FMT_TEXT] = "text", [FMT_MD] = "md", [FMT_HTML] = "html", [FMT_JSON] = "json",
+	[FMT_JUNIT] = "junit",
+};
+
+enum { OPT_TRACE = 256, OPT_FORMAT, OPT_TOP, OPT_DIFF };
+
+static const struct option report_options[] = {
+	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct cmd_opts {
+	const char *db_path;
+	const char *trace;
+	const char *output;
+	const char *diff[2];
+	enum rep_format format;
+	unsigned int top;
+	bool has_top;
+	bool is_diff;
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("ucval report: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n\n%s", report_usage);
+	return UCVAL_EXIT_USAGE;
+}
+
+static int parse_format(const char *s, enum rep_format *out)
+{
+	for (size_t i = 0; i < sizeof(format_name) / sizeof(format_name[0]); i++) {
+		if (!strcmp(s, format_name[i])) {
+			*out = (enum rep_format)i;
+			return 0;
+		}
+	}
+	return usage_error("--format expects text, md, html, json or junit, not '%s'", s);
+}
+
+static int parse_top(const char *s, struct cmd_opts *o)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v > MAX_TOP)
+		return usage_error("--top expects a whole number from 0 to 1000000, not '%s'", s);
+	o->top = (unsigned int)v;
+	o->has_top = true;
+	return 0;
+}
+
+static int parse_option(int c, struct cmd_opts *o)
+{
+	switch (c) {
+	case OPT_TRACE:
+		o->trace = optarg;
+		return 0;
+	case OPT_FORMAT:
+		return parse_format(optarg, &o->format);
+	case 'o':
+		o->output = optarg;
+		return 0;
+	case OPT_TOP:
+		return parse_top(optarg, o);
+	case OPT_DIFF:
+		o->is_diff = true;
+		return 0;
+	case 'h':
+		fputs(report_usage, stdout);
+		return -1;
+	default:
+		return usage_error("%s", "unknown option or missing argument");
+	}
+}
+
+/* Options, then DB (and A B with --diff). Return: 0, an exit status, or -1 (help). */
+static int parse_args(int argc, char **argv, struct cmd_opts *o)
+{
+	int c, err, want;
+
+	*o = (struct cmd_opts){ .format = FMT_TEXT, .top = DEFAULT_TOP };
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:h", report_options, NULL)) != -1) {
+		if (c == '?')
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		err = parse_option(c, o);
+		if (err)
+			return err;
+	}
+	want = o->is_diff ? 3 : 1;
+	if (argc - optind != want)
+		return usage_error("%s", o->is_diff ? "--diff expects DB A B" :
+				   "expects one database, DB");
+	o->db_path = argv[optind];
+	if (o->is_diff) {
+		o->diff[0] = argv[optind + 1];
+		o->diff[1] = argv[optind + 2];
+		if (o->trace)
+			return usage_error("%s", "--trace and --diff do not go together");
+		if (o->format == FMT_HTML || o->format == FMT_JUNIT)
+			return usage_error("--diff writes text, md or json, not %s",
+					   format_name[o->format]);
+	}
+	return 0;
+}
+
+static int print_diag(const struct an_diag *d)
+{
+	char line[AN_DIAG_FILE_LEN + AN_DIAG_MSG_LEN + 64];
+
+	an_diag_format(d, line, sizeof(line));
+	fprintf(stderr, "ucval report: %s\n", line);
+	return UCVAL_EXIT_USAGE;
+}
+
+/* Write the report through the atomic output; 0 or an exit status. */
+static int write_out(const struct cmd_opts *o, const struct rep_sel *sel,
+		     const struct rep_diff_pair *pair)
+{
+	struct rep_outfile out;
+	struct an_diag d;
+	int err;
+
+	an_diag_clear(&d);
+	if (rep_outfile_open(&out, o->output, &d))
+		return print_diag(&d);
+	if (pair)
+		err = o->format == FMT_JSON ? rep_diff_json(out.fp, sel->db, pair) :
+		      rep_diff_text(out.fp, sel->db, pair, o->format == FMT_MD ?
+				    REP_STYLE_MD : REP_STYLE_TEXT);
+	else if (o->format == FMT_TEXT || o->format == FMT_MD)
+		err = rep_text_write(out.fp, sel, o->format == FMT_MD ? REP_STYLE_MD :
+				     REP_STYLE_TEXT);
+	else if (o->format == FMT_HTML)
+		err = rep_html_write(out.fp, sel, &d);
+	else if (o->format == FMT_JSON)
+		err = rep_jsonrep_write(out.fp, sel);
+	else
+		err = rep_junit_write(out.fp, sel);
+	if (err) {
+		rep_outfile_abort(&out);
+		if (!d.err)
+			an_diag_fail(&d, err, "%s", an_error_str(err));
+		return print_diag(&d);
+	}
+	return rep_outfile_commit(&out, &d) ? print_diag(&d) : UCVAL_EXIT_OK;
+}
+
+/* The traces the report covers, loaded. */
+static int select_traces(const struct cmd_opts *o, struct rep_rdb *db, struct rep_trace **sel,
+			 size_t *nr, struct an_diag *d)
+{
+	const char *const *names = o->is_diff ? o->diff : &o->trace;
+	size_t want = o->is_diff ? 2 : o->trace ? 1 : 0;
+	struct rep_load_opts lo = {
+		.top = o->format == FMT_JSON && !o->has_top ? 0 : o->top,
+		.with_undecided = o->format == FMT_JSON,
+	};
+	int err;
+
+	*nr = 0;
+	for (size_t i = 0; i < want; i++) {
+		err = rep_rdb_find(db, names[i], &sel[(*nr)++], d);
+		if (err)
+			return err;
+	}
+	for (size_t i = 0; !want && i < db->nr_traces; i++)
+		sel[(*nr)++] = &db->traces[i];
+	for (size_t i = 0; i < *nr; i++) {
+		err = rep_rdb_load(db, sel[i], &lo, d);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int report(const struct cmd_opts *o, struct rep_rdb *db, struct an_diag *d)
+{
+	struct rep_trace **traces = calloc(db->nr_traces + 2, sizeof(*traces));
+	struct rep_sel sel = { .db = db, .traces = traces, .top = o->top };
+	struct rep_diff_pair pair;
+	int status;
+
+	if (!traces) {
+		an_diag_fail(d, -ENOMEM, "out of memory");
+		return print_diag(d);
+	}
+	if (select_traces(o, db, traces, &sel.nr, d)) {
+		status = print_diag(d);
+	} else if (o->is_diff) {
+		pair = (struct rep_diff_pair){ .a = traces[0], .b = traces[1] };
+		status = write_out(o, &sel, &pair);
+	} else {
+		status = write_out(o, &sel, NULL);
+	}
+	free(traces);
+	return status;
+}
+
+/**
+ * cmd_report() - `ucval report`
+ * @argc: argument count, argv[0] being "report"
+ * @argv: the arguments
+ *
+ * Return: an exit status: 0 written, 2 bad usage or input.
+ */
+int cmd_report(int argc, char **argv)
+{
+	struct cmd_opts o;
+	struct rep_rdb *db;
+	struct an_diag d;
+	int status = parse_args(argc, argv, &o);
+
+	if (status)
+		return status < 0 ? UCVAL_EXIT_OK : status;
+	an_diag_clear(&d);
+	if (rep_rdb_open(&db, o.db_path, &d))
+		return print_diag(&d);
+	if (!db->nr_traces) {
+		fprintf(stderr, "ucval report: '%s' holds no traces: store some with"
+			" 'ucval analyze --db %s TRACE...'\n", o.db_path, o.db_path);
+		status = UCVAL_EXIT_USAGE;
+	} else {
+		status = report(&o, db, &d);
+	}
+	rep_rdb_free(db);
+	return status;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reports/html.h - the report as one self-contained HTML file: the summary
+ * tables of reports/text.c plus inline SVG plots (reports/svg.c), inline
+ * CSS, no script and no external reference.
+ */
+#ifndef UCVAL_REPORTS_HTML_H
+#define UCVAL_REPORTS_HTML_H
+
+#include <stdio.h>
+
+#include "analyze/diag.h"
+#include "reports/text.h"
+
+int rep_html_write(FILE *out, const struct rep_sel *sel, struct an_diag *d);
+
+#endif /* UCVAL_REPORTS_HTML_H */

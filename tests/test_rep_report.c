@@ -1,0 +1,749 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `ucval report` (reports/): golden text, md, json and junit reports of a
+ * database that `ucval analyze --db` writes from traces/ fixtures; JSON
+ * parsed, JUnit checked against tests/junit.xsd, HTML checked as XML and as
+ * HTML; schema 2 sections from a database built here; bounded HTML for a
+ * million intervals; every input error gives exit status 2.
+ *
+ * UCVAL_GOLDEN_UPDATE=1 (`make golden-update`) rewrites tests/golden/.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "reports/doc.h"
+#include "reports/fmt.h"
+#include "reports/outfile.h"
+#include "reports/series.h"
+#include "reports/xml.h"
+#include "tests/an_testutil.h"
+#include "tests/rep_testdb.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_ARGS	16
+/* Enough for any error message; reports go to files. */
+#define ERR_MAX		4096
+/* The fixed clock of the golden database (analyze's UCVAL_NOW). */
+#define GOLDEN_NOW	REP_TEST_NOW
+/* Largest HTML accepted for the million-interval database. */
+#define HTML_MAX_BYTES	(4 * 1024 * 1024)
+
+extern char **environ;
+
+/* The fixtures of the golden database, in trace_id order. */
+static const char *const golden_traces[] = {
+	"traces/freq_below_min_clamp-fail.txt",
+	"traces/rq_clamp-fail.txt",
+	"traces/request_result-fail.txt",
+	"traces/freq_prediction-pass.txt",
+};
+
+struct run {
+	int status;
+	char err[ERR_MAX];
+};
+
+/* Per-test scratch directory, removed at teardown. */
+struct scratch {
+	char dir[64];
+	char db[128];
+};
+
+static char *path_in(const struct scratch *s, const char *name)
+{
+	static char buf[4][256];	/* a few paths live at once in one call */
+	static int next;
+	char *p = buf[next++ % 4];
+
+	snprintf(p, sizeof(buf[0]), "%s/%s", s->dir, name);
+	return p;
+}
+
+/* Run $UCVAL @args (NULL-terminated); stdout to @out_path (or /dev/null). */
+static void run_ucval(const char *const *args, const char *out_path, struct run *r)
+{
+	const char *bin = getenv("UCVAL");
+	char *argv[MAX_ARGS + 2];
+	char err_path[] = "/tmp/ucval-rep-err-XXXXXX";
+	posix_spawn_file_actions_t fa;
+	int err_fd, wst;
+	size_t n = 0;
+	ssize_t got;
+	pid_t pid;
+
+	assert_non_null(bin);
+	argv[n++] = (char *)bin;
+	for (; args[n - 1] && n <= MAX_ARGS; n++)
+		argv[n] = (char *)args[n - 1];
+	argv[n] = NULL;
+	err_fd = mkstemp(err_path);
+	assert_true(err_fd >= 0);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out_path ? out_path : "/dev/null",
+					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_adddup2(&fa, err_fd, STDERR_FILENO);
+	assert_int_equal(posix_spawn(&pid, bin, &fa, NULL, argv, environ), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	assert_int_equal(waitpid(pid, &wst, 0), pid);
+	r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
+	lseek(err_fd, 0, SEEK_SET);
+	got = read(err_fd, r->err, sizeof(r->err) - 1);
+	r->err[got > 0 ? got : 0] = '\0';
+	close(err_fd);
+	unlink(err_path);
+}
+
+static char *slurp_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[n] = '\0';
+	if (len)
+		*len = (size_t)n;
+	fclose(f);
+	return buf;
+}
+
+static bool have_tool(const char *cmd)
+{
+	char sh[256];
+
+	snprintf(sh, sizeof(sh), "command -v %s >/dev/null 2>&1", cmd);
+	return system(sh) == 0;
+}
+
+static int scratch_setup(void **state)
+{
+	struct scratch *s = calloc(1, sizeof(*s));
+
+	assert_non_null(s);
+	assert_int_equal(chdir(an_test_root()), 0);
+	snprintf(s->dir, sizeof(s->dir), "/tmp/ucval-rep-XXXXXX");
+	assert_non_null(mkdtemp(s->dir));
+	snprintf(s->db, sizeof(s->db), "%s/r.db", s->dir);
+	*state = s;
+	return 0;
+}
+
+static int scratch_teardown(void **state)
+{
+	struct scratch *s = *state;
+	char cmd[128];
+
+	if (getenv("UCVAL_TEST_KEEP")) {	/* for looking at the outputs */
+		printf("# kept %s\n", s->dir);
+		free(s);
+		return 0;
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s->dir);
+	if (system(cmd))
+		fprintf(stderr, "# could not remove %s\n", s->dir);
+	free(s);
+	return 0;
+}
+
+/* --- the golden database: `ucval analyze --db` over traces/ fixtures ----- */
+
+static void make_golden_db(const struct scratch *s)
+{
+	const char *args[MAX_ARGS] = { "analyze", "-q", "--db", s->db };
+	struct run r;
+	size_t n = 4;
+
+	for (size_t i = 0; i < ARRAY_SIZE(golden_traces); i++)
+		args[n++] = golden_traces[i];
+	args[n] = NULL;
+	setenv("UCVAL_NOW", GOLDEN_NOW, 1);
+	run_ucval(args, NULL, &r);
+	unsetenv("UCVAL_NOW");
+	if (r.status != 1)	/* the FAIL fixtures make analyze exit 1 */
+		fail_msg("analyze: exit %d: %s", r.status, r.err);
+}
+
+struct golden_case {
+	const char *file;		/* in tests/golden/ */
+	const char *args[MAX_ARGS];	/* after "report"; "DB" is the database */
+};
+
+static const struct golden_case golden_cases[] = {
+	{ "all.txt", { "DB" } },
+	{ "freq.md", { "DB", "--trace", "traces/freq_below_min_clamp-fail.txt", "--format", "md" } },
+	{ "all.md", { "DB", "--format", "md", "--top", "1" } },
+	{ "all.json", { "DB", "--format", "json" } },
+	{ "all.xml", { "DB", "--format", "junit" } },
+	{ "diff.txt", { "--diff", "DB", "freq_prediction-pass.txt", "1" } },
+	{ "diff.json", { "--diff", "DB", "4", "1", "--format", "json" } },
+};
+
+/* Run one golden case into @out; "DB" in the args becomes the database. */
+static void run_report(const struct scratch *s, const char *const *case_args, const char *out,
+		       struct run *r)
+{
+	const char *args[MAX_ARGS + 4] = { "report", "-o", out };
+	size_t n = 3;
+
+	for (size_t i = 0; case_args[i]; i++)
+		args[n++] = strcmp(case_args[i], "DB") ? case_args[i] : s->db;
+	args[n] = NULL;
+	run_ucval(args, NULL, r);
+}
+
+static void compare_golden(const char *golden, const char *got)
+{
+	char cmd[PATH_MAX + 512];
+	char *want = slurp_file(golden, NULL), *have = slurp_file(got, NULL);
+
+	assert_non_null(have);
+	if (getenv("UCVAL_GOLDEN_UPDATE")) {
+		snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", got, golden);
+		assert_int_equal(system(cmd), 0);
+		printf("# updated %s\n", golden);
+	} else if (!want || strcmp(want, have)) {
+		snprintf(cmd, sizeof(cmd), "diff -u '%s' '%s' | head -60", golden, got);
+		if (system(cmd))
+			fprintf(stderr, "# diff failed\n");
+		fail_msg("%s differs from the report (make golden-update after review)", golden);
+	}
+	free(want);
+	free(have);
+}
+
+/* Each case's report compared with (or, to update, written to) its golden file. */
+static void check_golden(const struct scratch *s, const struct golden_case *cases, size_t nr)
+{
+	char golden[PATH_MAX + 64];
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct golden_case *c = &cases[i];
+		const char *out = path_in(s, c->file);
+		struct run r;
+
+		run_report(s, c->args, out, &r);
+		if (r.status)
+			fail_msg("case %zu (%s): exit %d: %s", i, c->file, r.status, r.err);
+		snprintf(golden, sizeof(golden), "%s/tests/golden/%s", an_test_root(), c->file);
+		compare_golden(golden, out);
+	}
+}
+
+static void test_golden(void **state)
+{
+	const struct scratch *s = *state;
+
+	make_golden_db(s);
+	check_golden(s, golden_cases, ARRAY_SIZE(golden_cases));
+}
+
+/* The JSON outputs parse; the JUnit output follows tests/junit.xsd. */
+static void test_machine_formats(void **state)
+{
+	const struct scratch *s = *state;
+	static const char *const json_files[] = { "all.json", "diff.json" };
+	char cmd[PATH_MAX + 512];
+
+	make_golden_db(s);
+	for (size_t i = 0; i < ARRAY_SIZE(golden_cases); i++) {
+		struct run r;
+
+		run_report(s, golden_cases[i].args, path_in(s, golden_cases[i].file), &r);
+		assert_int_equal(r.status, 0);
+	}
+	if (!have_tool("python3")) {
+		printf("# skip: python3 absent, JSON not parsed\n");
+	} else {
+		for (size_t i = 0; i < ARRAY_SIZE(json_files); i++) {
+			snprintf(cmd, sizeof(cmd), "python3 -c 'import json,sys; json.load(sys.stdin)'"
+				 " < '%s'", path_in(s, json_files[i]));
+			if (system(cmd))
+				fail_msg("%s is not valid JSON", json_files[i]);
+		}
+	}
+	if (!have_tool("xmllint")) {
+		printf("# skip: xmllint absent (Debian libxml2-utils), JUnit not validated\n");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "xmllint --noout --schema '%s/tests/junit.xsd' '%s'",
+		 an_test_root(), path_in(s, "all.xml"));
+	if (system(cmd))
+		fail_msg("all.xml does not follow tests/junit.xsd");
+}
+
+/* --- input errors --------------------------------------------------------- */
+
+struct error_case {
+	const char *what;
+	const char *db;			/* scratch file name, or an absolute path */
+	const char *args[6];		/* after DB */
+	const char *err_has[2];
+};
+
+static const struct error_case error_cases[] = {
+	{ "empty database", "empty.db", { NULL }, { "holds no traces", "ucval analyze --db" } },
+	{ "unknown trace id", "r.db", { "--trace", "999" }, { "no trace '999'", "ids 1 to 4" } },
+	{ "unknown trace path", "r.db", { "--trace", "traces/nope.txt" }, { "no trace 'traces/nope.txt'" } },
+	{ "ambiguous path", "twice.db", { "--trace", "traces/rq_clamp-fail.txt" },
+	  { "'traces/rq_clamp-fail.txt' is ambiguous", "trace ids 1, 2: give the id" } },
+	{ "unknown option", "r.db", { "--frob" }, { "unknown option '--frob'" } },
+	{ "newer schema", "newer.db", { NULL }, { "schema version 99 is newer", "use a newer ucval" } },
+	{ "not a database", "text.db", { NULL }, { "text.db", "file is not a database" } },
+	{ "zero bytes", "zero.db", { NULL }, { "not a ucval results database: no table 'traces'" } },
+	{ "missing file", "/nonexistent/r.db", { NULL }, { "No such file or directory" } },
+	{ "a directory", "/tmp", { NULL }, { "not a regular file" } },
+	{ "bad format", "r.db", { "--format", "pdf" }, { "--format expects text, md, html" } },
+	{ "bad top", "r.db", { "--top", "-1" }, { "--top expects a whole number" } },
+	{ "diff html", "r.db", { "--diff", "1", "2", "--format", "html" }, { "--diff writes text" } },
+	{ "diff one trace", "r.db", { "--diff", "1" }, { "--diff expects DB A B" } },
+	{ "unwritable output", "r.db", { "-o", "/nonexistent/dir/out.txt" },
+	  { "cannot write report '/nonexistent/dir/out.txt'" } },
+};
+
+static void make_error_dbs(const struct scratch *s)
+{
+	struct an_diag d;
+	struct an_db *db;
+	sqlite3 *c;
+	FILE *f;
+
+	an_diag_clear(&d);
+	assert_int_equal(an_db_open(&db, path_in(s, "empty.db"), &d), 0);
+	an_db_close(db);
+	assert_int_equal(sqlite3_open(path_in(s, "newer.db"), &c), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(c, "CREATE TABLE traces(x); PRAGMA user_version = 99",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(c);
+	f = fopen(path_in(s, "text.db"), "w");
+	assert_non_null(f);
+	fputs("# tracer: nop\nthis is a trace, not a database, and long enough to be read\n", f);
+	for (int i = 0; i < 20; i++)
+		fputs("          <idle>-0     [000] d..2  100.000000: sched_switch: ...\n", f);
+	fclose(f);
+	f = fopen(path_in(s, "zero.db"), "w");
+	assert_non_null(f);
+	fclose(f);
+	/* the same trace under two option sets: two rows with one path */
+	for (int i = 0; i < 2; i++) {
+		const char *args[] = { "analyze", "-q", "--db", path_in(s, "twice.db"), "--grace-us",
+				       i ? "5" : "7", "traces/rq_clamp-fail.txt", NULL };
+		struct run r;
+
+		run_ucval(args, NULL, &r);
+		assert_int_equal(r.status, 1);
+	}
+}
+
+static void test_errors(void **state)
+{
+	const struct scratch *s = *state;
+
+	make_golden_db(s);
+	make_error_dbs(s);
+	for (size_t i = 0; i < ARRAY_SIZE(error_cases); i++) {
+		const struct error_case *c = &error_cases[i];
+		const char *args[MAX_ARGS] = { "report" };
+		size_t n = 1;
+		struct run r;
+
+		args[n++] = c->db[0] == '/' ? c->db : path_in(s, c->db);
+		for (size_t k = 0; k < ARRAY_SIZE(c->args) && c->args[k]; k++)
+			args[n++] = c->args[k];
+		args[n] = NULL;
+		run_ucval(args, NULL, &r);
+		if (r.status != 2)
+			fail_msg("case %zu (%s): exit %d, want 2: %s", i, c->what, r.status, r.err);
+		for (size_t k = 0; k < ARRAY_SIZE(c->err_has) && c->err_has[k]; k++)
+			if (!strstr(r.err, c->err_has[k]))
+				fail_msg("case %zu (%s): stderr lacks '%s': %s", i, c->what,
+					 c->err_has[k], r.err);
+	}
+}
+
+/* --- schema 2 sections, from a database built here ------------------------ */
+
+static const struct golden_case v2_golden_cases[] = {
+	{ "v2.txt", { "DB" } },
+	{ "v2.md", { "DB", "--format", "md" } },
+	{ "v2.json", { "DB", "--format", "json" } },
+	{ "v2-diff.txt", { "--diff", "DB", "1", "1" } },
+};
+
+static void test_v2_golden(void **state)
+{
+	struct scratch *s = *state;
+
+	make_v2_db(s->db);
+	check_golden(s, v2_golden_cases, ARRAY_SIZE(v2_golden_cases));
+}
+
+/* --- HTML ------------------------------------------------------------------ */
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* Well-formed XML, and HTML whose only complaints are tags HTML 4 lacks. */
+static void check_markup(const char *path)
+{
+	char cmd[PATH_MAX + 256];
+
+	if (!have_tool("xmllint")) {
+		printf("# skip: xmllint absent (Debian libxml2-utils), HTML not checked\n");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "xmllint --noout '%s'", path);
+	if (system(cmd))
+		fail_msg("%s is not well-formed XML", path);
+	snprintf(cmd, sizeof(cmd), "xmllint --html --noout '%s' 2>&1 | grep 'parser error'"
+		 " | grep -v 'Tag [a-z]* invalid'", path);
+	if (!system(cmd))
+		fail_msg("%s: xmllint --html reports the errors above", path);
+}
+
+struct html_case {
+	const char *what;
+	const char *needle;
+	size_t times;			/* exact number of occurrences */
+};
+
+static const struct html_case v2_html_cases[] = {
+	{ "no URL of any kind", "://", 0 },
+	{ "no script", "<script", 0 },
+	{ "no external reference", "href=", 0 },
+	{ "two CPU plots, residency, requests", "<svg ", 4 },
+	{ "one mismatch band per window run, cpu 0", "class=\"mismatch\" x=", 2 },
+	{ "clamp band on both CPUs", "<path class=\"band\"", 2 },
+	{ "comm escaped", "200 (&lt;bg&gt; &amp; worker)", 2 },
+	{ "request the kernel and model disagree on", "class=\"req-bad\"", 1 },
+	{ "requests of pid 100", "class=\"req\" ", 2 },
+	{ "explanation chain", "S10   resolved OPP kHz      1500000", 2 },
+	{ "right-hand util axis", "rq uclamp (util)", 2 },
+	{ "FAIL verdicts coloured", "class=\"v-FAIL\"", 2 },
+};
+
+static void check_html_cases(const char *html, const struct html_case *cases, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (count(html, cases[i].needle) != cases[i].times)
+			fail_msg("case %zu (%s): '%s' %zu times, want %zu", i, cases[i].what,
+				 cases[i].needle, count(html, cases[i].needle), cases[i].times);
+}
+
+static void test_v2_html(void **state)
+{
+	struct scratch *s = *state;
+	const char *out = path_in(s, "v2.html");
+	const char *args[] = { "report", s->db, "--format", "html", "-o", out, NULL };
+	struct run r;
+	char *html;
+
+	make_v2_db(s->db);
+	run_ucval(args, NULL, &r);
+	if (r.status)
+		fail_msg("exit %d: %s", r.status, r.err);
+	html = slurp_file(out, NULL);
+	assert_non_null(html);
+	check_html_cases(html, v2_html_cases, ARRAY_SIZE(v2_html_cases));
+	free(html);
+	check_markup(out);
+}
+
+/* --- schema 1: the v2 sections say what is missing ------------------------- */
+
+struct v1_case {
+	const char *format;
+	const char *needle;
+};
+
+static const struct v1_case v1_cases[] = {
+	{ "text", "  not recorded (database schema 1)" },
+	{ "text", "1    1  -     0.000020   1020000        0.030       256         0  VR4   min" },
+	{ "md", "not recorded (database schema 1)" },
+	{ "html", "frequency and clamp intervals: not recorded (database schema 1)" },
+	{ "json", "\"residency\": null" },
+	{ "json", "\"explain\": null" },
+	{ "junit", "#1 cpu 1, task -, at 0.000020 s (1020000 ns) for 0.030 ms: expected 256,"
+		   " observed 0 (VR4): min" },
+};
+
+static void test_schema1(void **state)
+{
+	struct scratch *s = *state;
+	const char *out = path_in(s, "v1.out");
+	sqlite3 *c;
+
+	assert_int_equal(sqlite3_open(s->db, &c), SQLITE_OK);
+	exec_sql(c, v1_ddl);
+	sqlite3_close(c);
+	for (size_t i = 0; i < ARRAY_SIZE(v1_cases); i++) {
+		const char *args[] = { "report", s->db, "--format", v1_cases[i].format, "-o", out,
+				       NULL };
+		struct run r;
+		char *text;
+
+		run_ucval(args, NULL, &r);
+		if (r.status)
+			fail_msg("case %zu (%s): exit %d: %s", i, v1_cases[i].format, r.status, r.err);
+		text = slurp_file(out, NULL);
+		assert_non_null(text);
+		if (!strstr(text, v1_cases[i].needle))
+			fail_msg("case %zu (%s): no '%s' in:\n%s", i, v1_cases[i].format,
+				 v1_cases[i].needle, text);
+		free(text);
+	}
+}
+
+/* --- a 10-minute trace of 8 CPUs: the HTML stays small --------------------- */
+
+static void test_big_html(void **state)
+{
+	struct scratch *s = *state;
+	const char *out = path_in(s, "big.html");
+	const char *args[] = { "report", s->db, "--format", "html", "-o", out, NULL };
+	struct run r;
+	size_t len;
+	char *html;
+
+	make_big_db(s->db);
+	run_ucval(args, NULL, &r);
+	if (r.status)
+		fail_msg("exit %d: %s", r.status, r.err);
+	html = slurp_file(out, &len);
+	assert_non_null(html);
+	printf("# %d freq + %d clamp intervals, %d requests, %d windows: HTML %zu bytes\n",
+	       BIG_FREQ_ROWS, BIG_CLAMP_ROWS, BIG_REQUESTS, BIG_WINDOWS, len);
+	if (len > HTML_MAX_BYTES)
+		fail_msg("HTML of %zu bytes, want at most %d", len, HTML_MAX_BYTES);
+	if (count(html, "<figcaption>cpu ") != BIG_CPUS)
+		fail_msg("%zu CPU plots, want %d", count(html, "<figcaption>cpu "), BIG_CPUS);
+	if (!strstr(html, "the 24 tasks with the most requests of 40"))
+		fail_msg("the requests plot does not say it shows 24 tasks of 40");
+	free(html);
+	check_markup(out);
+}
+
+/* --- library pieces, in process -------------------------------------------- */
+
+struct series_case {
+	const char *what;
+	int64_t iv[4][3];		/* start, end, value; end < start ends the list */
+	unsigned int bucket;		/* bucket looked at, of 10 over [0, 100) */
+	uint64_t n;
+	int64_t lo, hi, last;
+};
+
+static const struct series_case series_cases[] = {
+	{ "empty bucket", { { 0, 5, 7 }, { 0, -1 } }, 3, 0, 0, 0, 0 },
+	{ "one interval over three buckets", { { 5, 35, 7 }, { 0, -1 } }, 2, 1, 7, 7, 7 },
+	{ "end is exclusive", { { 5, 30, 7 }, { 0, -1 } }, 3, 0, 0, 0, 0 },
+	{ "min, max and last within a bucket", { { 40, 42, 9 }, { 42, 44, 3 }, { 44, 50, 5 },
+						 { 0, -1 } }, 4, 3, 3, 9, 5 },
+	{ "last by start time, not by arrival", { { 44, 50, 5 }, { 40, 44, 9 }, { 0, -1 } },
+	  4, 2, 5, 9, 5 },
+	{ "point at a bucket edge", { { 60, 60, 4 }, { 0, -1 } }, 6, 1, 4, 4, 4 },
+	{ "before the axis is dropped", { { -20, -10, 4 }, { 0, -1 } }, 0, 0, 0, 0, 0 },
+	{ "overlapping the start is clipped", { { -20, 5, 4 }, { 0, -1 } }, 0, 1, 4, 4, 4 },
+	{ "after the axis lands in no bucket", { { 101, 120, 4 }, { 0, -1 } }, 9, 0, 0, 0, 0 },
+	{ "up to the end", { { 95, 100, 6 }, { 0, -1 } }, 9, 1, 6, 6, 6 },
+};
+
+static void test_series(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(series_cases); i++) {
+		const struct series_case *c = &series_cases[i];
+		struct rep_series s;
+		const struct rep_bucket *b;
+
+		assert_int_equal(rep_series_init(&s, 10, 0, 100), 0);
+		for (size_t k = 0; k < 4 && c->iv[k][1] >= c->iv[k][0]; k++)
+			rep_series_add(&s, c->iv[k][0], c->iv[k][1], c->iv[k][2]);
+		b = &s.b[c->bucket];
+		if (b->n != c->n || (c->n && (b->lo != c->lo || b->hi != c->hi || b->last != c->last)))
+			fail_msg("case %zu (%s): n %llu lo %lld hi %lld last %lld", i, c->what,
+				 (unsigned long long)b->n, (long long)b->lo, (long long)b->hi,
+				 (long long)b->last);
+		rep_series_free(&s);
+	}
+}
+
+struct escape_case {
+	const char *what;
+	enum rep_style style;
+	const char *in;
+	const char *want;
+};
+
+static const struct escape_case escape_cases[] = {
+	{ "xml markup", REP_STYLE_HTML, "a<b>&\"c'", "a&lt;b&gt;&amp;&quot;c&#39;" },
+	{ "xml control", REP_STYLE_HTML, "a\x01z\tq", "a\xef\xbf\xbdz\tq" },
+	{ "xml utf-8 kept", REP_STYLE_HTML, "caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac" },
+	{ "xml bad byte", REP_STYLE_HTML, "a\xffz", "a\xef\xbf\xbdz" },
+	{ "xml cut sequence", REP_STYLE_HTML, "a\xe2\x82", "a\xef\xbf\xbd\xef\xbf\xbd" },
+	{ "xml overlong", REP_STYLE_HTML, "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd" },
+	{ "xml surrogate", REP_STYLE_HTML, "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
+	{ "md table", REP_STYLE_MD, "a|b*c`d", "a\\|b\\*c\\`d" },
+	{ "md html", REP_STYLE_MD, "<idle> & x", "&lt;idle&gt; &amp; x" },
+	{ "md newline", REP_STYLE_MD, "a\nb", "a b" },
+	{ "text as is", REP_STYLE_TEXT, "<a|b>", "<a|b>" },
+};
+
+static void test_escape(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(escape_cases); i++) {
+		const struct escape_case *c = &escape_cases[i];
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		struct rep_doc doc = { .out = f, .style = c->style };
+
+		assert_non_null(f);
+		rep_doc_escaped(&doc, c->in);
+		fclose(f);
+		if (strcmp(buf, c->want))
+			fail_msg("case %zu (%s): got '%s' want '%s'", i, c->what, buf, c->want);
+		free(buf);
+	}
+}
+
+struct fmt_case {
+	const char *what;
+	int kind;			/* 0 rel_s, 1 ms, 2 task */
+	int64_t a, b;
+	const char *comm;
+	const char *want;
+};
+
+static const struct fmt_case fmt_cases[] = {
+	{ "start", 0, 20006000000LL, 20000000000LL, NULL, "0.006000" },
+	{ "before the start", 0, 1000, 1500001000, NULL, "-1.500000" },
+	{ "truncated to the us", 0, 1999, 0, NULL, "0.000001" },
+	{ "duration", 1, 1234567, 0, NULL, "1.234" },
+	{ "long duration", 1, 600000000000LL, 0, NULL, "600000.000" },
+	{ "no task", 2, -1, 0, "x", "-" },
+	{ "task with comm", 2, 42, 0, "sh", "42 (sh)" },
+	{ "task without comm", 2, 42, 0, NULL, "42" },
+};
+
+static void test_fmt(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(fmt_cases); i++) {
+		const struct fmt_case *c = &fmt_cases[i];
+		char buf[REP_FMT_LEN];
+		const char *got = c->kind == 0 ? rep_fmt_rel_s(buf, c->a, c->b) :
+				  c->kind == 1 ? rep_fmt_ms(buf, c->a) :
+				  rep_fmt_task(buf, (int)c->a, c->comm);
+
+		if (strcmp(got, c->want))
+			fail_msg("case %zu (%s): got '%s' want '%s'", i, c->what, got, c->want);
+	}
+}
+
+/* Hidden files in @dir: a temporary report file left behind. */
+static size_t stray_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* An aborted report leaves the old file; a committed one replaces it whole. */
+static void test_outfile(void **state)
+{
+	const struct scratch *s = *state;
+	const char *target = path_in(s, "report.txt");
+	struct rep_outfile o;
+	struct an_diag d;
+	struct stat sb;
+	mode_t mask = umask(0);
+	char *text;
+	FILE *f;
+
+	umask(mask);
+	an_diag_clear(&d);
+	f = fopen(target, "w");
+	assert_non_null(f);
+	fputs("old\n", f);
+	fclose(f);
+	assert_int_equal(rep_outfile_open(&o, target, &d), 0);
+	fputs("half a rep", o.fp);
+	rep_outfile_abort(&o);
+	text = slurp_file(target, NULL);
+	assert_string_equal(text, "old\n");
+	free(text);
+	assert_int_equal(stray_files(s->dir), 0);
+	assert_int_equal(rep_outfile_open(&o, target, &d), 0);
+	fputs("new report\n", o.fp);
+	assert_int_equal(rep_outfile_commit(&o, &d), 0);
+	text = slurp_file(target, NULL);
+	assert_string_equal(text, "new report\n");
+	free(text);
+	assert_int_equal(stray_files(s->dir), 0);
+	assert_int_equal(stat(target, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0666 & ~mask);
+	assert_int_not_equal(rep_outfile_open(&o, "/nonexistent/dir/r.txt", &d), 0);
+	assert_non_null(strstr(d.message, "cannot create a temporary file"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_series),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_fmt),
+		cmocka_unit_test_setup_teardown(test_outfile, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_golden, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_machine_formats, scratch_setup,
+						scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_errors, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_v2_golden, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_v2_html, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_schema1, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_big_html, scratch_setup, scratch_teardown),
+	};
+
+	if (!getenv("UCVAL")) {
+		fprintf(stderr, "test_rep_report: UCVAL (path of the ucval binary) is not set\n");
+		return 1;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
