@@ -12,8 +12,13 @@
  * one of its CPUs. Busy hold (S18, single-CPU policies): while the CPU has
  * not been idle, schedutil may keep a frequency it committed earlier in that
  * busy stretch, at most the highest ceiling of the stretch, which is then the
- * ceiling. A new, lower ceiling binds only after the grace of freqstate.h;
- * a higher one at once.
+ * ceiling — except on a capped rq (MS6, 6.x mainline: rq MAX < 1024 and
+ * util_cfs + util_rt >= rq MAX), which the check can only know from a util
+ * signal: when the trace has one and its latest sample, taken within the
+ * current busy stretch, reaches the rq MAX, the hold is not granted. Without
+ * a util signal the hold is always granted (the bound must hold whatever
+ * the utilization). A new, lower ceiling binds only after the grace of
+ * freqstate.h; a higher one at once.
  *
  * Keys are policies (cpu = the policy's first CPU, pid -1). One n_checked is
  * one interval in which the ceiling in force and the observed frequency stay
@@ -37,8 +42,16 @@ struct ceil_policy {
 	struct an_fq_stretch stretch;	/* S18: the highest ceiling of the busy stretch */
 };
 
+/* The latest util signal sample of a CPU (MS6). */
+struct ceil_util {
+	bool has_util;
+	unsigned int util;		/* util_cfs + util_rt */
+	uint64_t ts_ns;
+};
+
 struct ceil_check {
 	struct ceil_policy *pol;	/* per policy index (at most nr_cpus) */
+	struct ceil_util *util;		/* per CPU */
 	unsigned int nr_slots;
 	bool has_uclamp_event;
 };
@@ -46,8 +59,14 @@ struct ceil_check {
 static int setup(struct ceil_check *k, const struct an_replay *r)
 {
 	k->pol = an_calloc(r->nr_cpus, sizeof(*k->pol));
-	if (!k->pol)
+	k->util = an_calloc(r->nr_cpus, sizeof(*k->util));
+	if (!k->pol || !k->util) {
+		free(k->pol);
+		free(k->util);
+		k->pol = NULL;
+		k->util = NULL;
 		return -ENOMEM;
+	}
 	k->nr_slots = r->nr_cpus;
 	for (unsigned int i = 0; i < k->nr_slots; i++)
 		an_fq_bound_init(&k->pol[i].bound, AN_FQ_UPPER);
@@ -108,15 +127,35 @@ static bool ceiling_of(const struct an_replay *r, const struct an_freq_policy *p
 	return true;
 }
 
+/*
+ * MS6: the rq of @p's CPU is capped (rq MAX < 1024 and util >= rq MAX) by
+ * the latest util sample, if that was taken within the busy stretch; the
+ * utilization of a CPU that stayed busy does not fall back below the cap.
+ */
+static bool is_capped(const struct an_replay *r, const struct an_freq_policy *p,
+		      const struct ceil_check *k, const struct ceil_policy *cp)
+{
+	int cpu = p->su.cpu[0];
+	const struct ceil_util *u = &k->util[cpu];
+	unsigned int rq_max = (unsigned int)model_rq_value(&r->sys, cpu, MODEL_UCLAMP_MAX);
+
+	return p->su.feat.is_hold_skipped_capped &&
+	       (!p->su.feat.is_uclamp_keyed || r->sys.is_uclamp_used) &&
+	       rq_max < MODEL_SCALE && u->has_util && u->ts_ns >= cp->stretch.since_ns &&
+	       u->util >= rq_max;
+}
+
 /* S18: the highest ceiling of the current busy stretch of a 1-CPU policy. */
 static unsigned int held(const struct an_replay *r, const struct an_freq_policy *p,
-			 struct ceil_policy *cp, unsigned int khz)
+			 const struct ceil_check *k, struct ceil_policy *cp, unsigned int khz)
 {
-	return an_fq_stretch_update(&cp->stretch, r, p, khz) ? cp->stretch.max_khz : khz;
+	if (!an_fq_stretch_update(&cp->stretch, r, p, khz) || is_capped(r, p, k, cp))
+		return khz;
+	return cp->stretch.max_khz;
 }
 
 static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
-			 struct ceil_policy *cp)
+			 const struct ceil_check *k, struct ceil_policy *cp)
 {
 	uint64_t now = r->step.ts_ns;
 	struct an_fq_times g;
@@ -132,7 +171,7 @@ static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
 		cp->stretch.is_open = false;
 	} else {
 		an_fq_grace(r, p, &g);
-		an_fq_bound_set(&cp->bound, held(r, p, cp, khz));
+		an_fq_bound_set(&cp->bound, held(r, p, k, cp, khz));
 		an_fq_bound_step(&cp->bound, now, an_fq_policy_evaluated(r, p), is_busy, &g);
 		j.hi_khz = an_fq_bound_now(&cp->bound);
 		j.is_decidable = an_fq_policy_observed(r, p, &j.obs_khz);
@@ -140,6 +179,17 @@ static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
 	}
 	an_fq_key_judge(r, &cp->key, &j, NULL);
 	cp->was_busy = is_busy;
+}
+
+static void take_util(const struct an_replay *r, struct ceil_check *k, const struct an_event *ev)
+{
+	unsigned int cfs, rt;
+	int cpu;
+
+	if (an_fq_util_sample(ev, &cpu, &cfs, &rt) && an_replay_cpu(r, cpu))
+		k->util[cpu] = (struct ceil_util){
+			.has_util = true, .util = cfs + rt, .ts_ns = ev->ts_ns,
+		};
 }
 
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool is_after)
@@ -155,10 +205,11 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	if (ev->type == AN_EV_UCLAMP_UTIL_CFS || ev->type == AN_EV_UCLAMP_UTIL_SE ||
 	    ev->type == AN_EV_UCLAMP_TASK_EFF)
 		k->has_uclamp_event = true;
+	take_util(r, k, ev);
 	for (unsigned int i = 0; i < r->nr_policies && i < k->nr_slots; i++)
 		if (an_fq_policy_usable(&r->policy[i]) &&
 		    an_fq_policy_touched(r, &r->policy[i], ev))
-			judge_policy(r, &r->policy[i], &k->pol[i]);
+			judge_policy(r, &r->policy[i], k, &k->pol[i]);
 	return 0;
 }
 
@@ -182,6 +233,7 @@ static void on_free(void *ctx)
 	struct ceil_check *k = ctx;
 
 	free(k->pol);
+	free(k->util);
 	free(k);
 }
 
@@ -192,7 +244,7 @@ static void on_free(void *ctx)
  *
  * Compares each policy's frequency with the ceiling of its CPUs' rq clamps
  * (events.md §4; uclamp-v3.md VS1, VR11, uclamp-mainline.md MS1, MS2, MS5,
- * MR4, schedutil.md S10, S18, S23, S24), after the grace of freqstate.h.
+ * MS6, MR4, schedutil.md S10, S18, S23, S24), after the grace of freqstate.h.
  *
  * Return: 0 or -ENOMEM.
  */

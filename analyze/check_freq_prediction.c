@@ -193,29 +193,10 @@ static void before(struct an_replay *r, struct pred_check *k, uint64_t now)
 /* Utilization of a CPU from a util event (events.md §2). */
 static void take_util(struct an_replay *r, struct pred_check *k, const struct an_event *ev)
 {
-	unsigned int cfs, rt = 0;
+	unsigned int cfs, rt;
 	int cpu;
 
-	switch (ev->type) {
-	case AN_EV_SCHED_PELT_CFS:
-		if (strcmp(ev->pelt_cfs.path, "/"))
-			return;
-		cpu = ev->pelt_cfs.cpu;
-		cfs = ev->pelt_cfs.util;
-		break;
-	case AN_EV_UCLAMP_UTIL_CFS:
-		cpu = ev->util_cfs.cpu;
-		cfs = ev->util_cfs.util_avg;
-		break;
-	case AN_EV_SCHED_UTIL:
-		cpu = ev->sched_util.cpu;
-		cfs = ev->sched_util.util_cfs;
-		rt = ev->sched_util.util_rt;
-		break;
-	default:
-		return;
-	}
-	if (!an_replay_cpu(r, cpu))
+	if (!an_fq_util_sample(ev, &cpu, &cfs, &rt) || !an_replay_cpu(r, cpu))
 		return;
 	k->has_util_event = true;
 	k->cpu[cpu] = (struct pred_cpu){

@@ -603,10 +603,52 @@ bool an_fq_stretch_update(struct an_fq_stretch *s, const struct an_replay *r,
 		s->is_open = false;
 		return false;
 	}
-	if (!s->is_open || khz > s->max_khz)
+	if (!s->is_open) {
 		s->max_khz = khz;
+		s->since_ns = r->step.ts_ns;
+	} else if (khz > s->max_khz) {
+		s->max_khz = khz;
+	}
 	s->is_open = true;
 	return true;
+}
+
+/**
+ * an_fq_util_sample() - the utilization a util-signal event reports
+ * @ev: any event
+ * @cpu: its CPU
+ * @util_cfs: the root CFS utilization
+ * @util_rt: the RT utilization (0 unless the event has it)
+ *
+ * The util signals of events.md §4 (freq_prediction's "needs"):
+ * sched_pelt_cfs of the root group "/", uclamp_util_cfs (its util_avg) and
+ * schedutil_util.
+ *
+ * Return: true when @ev is one of them.
+ */
+bool an_fq_util_sample(const struct an_event *ev, int *cpu, unsigned int *util_cfs,
+		       unsigned int *util_rt)
+{
+	*util_rt = 0;
+	switch (ev->type) {
+	case AN_EV_SCHED_PELT_CFS:
+		if (strcmp(ev->pelt_cfs.path, "/"))
+			return false;
+		*cpu = ev->pelt_cfs.cpu;
+		*util_cfs = ev->pelt_cfs.util;
+		return true;
+	case AN_EV_UCLAMP_UTIL_CFS:
+		*cpu = ev->util_cfs.cpu;
+		*util_cfs = ev->util_cfs.util_avg;
+		return true;
+	case AN_EV_SCHED_UTIL:
+		*cpu = ev->sched_util.cpu;
+		*util_cfs = ev->sched_util.util_cfs;
+		*util_rt = ev->sched_util.util_rt;
+		return true;
+	default:
+		return false;
+	}
 }
 
 /**

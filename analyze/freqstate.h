@@ -211,11 +211,14 @@ bool an_fq_may_hold(const struct an_replay *r, const struct an_freq_policy *p);
 struct an_fq_stretch {
 	bool is_open;
 	unsigned int max_khz;
+	uint64_t since_ns;		/* first judgement of the stretch */
 };
 
 bool an_fq_stretch_update(struct an_fq_stretch *s, const struct an_replay *r,
 			  const struct an_freq_policy *p, unsigned int khz);
 const char *an_fq_coupling_rule(const struct an_replay *r, const struct an_freq_policy *p);
+bool an_fq_util_sample(const struct an_event *ev, int *cpu, unsigned int *util_cfs,
+		       unsigned int *util_rt);
 void an_fq_set_input(struct an_replay *r, enum an_check_id check, bool has_signal,
 		     const char *no_signal);
 

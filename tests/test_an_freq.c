@@ -247,6 +247,45 @@ static const struct row {
 	  FREQ(0, "10.002000", 2000000) SW(0, "10.003000", 100, 120, "R+", 300, 49)
 	  SW(0, "10.020000", 300, 49, "S", 0, 120) FREQ(0, "10.020000", 1000000),
 	  AN_FAIL, "0:10006000000-10020000000 1000000>2000000 VS1", 0, -1 },
+	/* a runs at 2000000 from 10.001; its max drops to 300 at 10.002 (ceiling
+	 * (F+F/4)*300/1024 = 732421 -> 1000000, binding from the tick by 10.006 +
+	 * 1 ms + 4 ms = 10.011). a stays busy: S18 may hold 2000000 unless the rq
+	 * is capped (MS6), which only a util sample of this busy stretch shows. */
+	{ "S18", "busy hold: no util signal, the hold is granted", { 0 },
+	  AN_CHECK_FREQ_ABOVE_MAX_CLAMP,
+	  ML61 TASK(100, "util_max=1024") FREQ(0, "10.000100", 2000000)
+	  SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  MARK("10.002000", "setattr pid=100 util_max=300 flags=0x40 ret=0")
+	  SW(0, "10.020000", 100, 120, "S", 0, 120),
+	  AN_PASS, "", 0, -1 },
+	{ "MS6", "capped rq (util 900 >= max 300): no busy hold", { 0 },
+	  AN_CHECK_FREQ_ABOVE_MAX_CLAMP,
+	  ML61 TASK(100, "util_max=1024") FREQ(0, "10.000100", 2000000)
+	  SW(0, "10.001000", 0, 120, "R", 100, 120) PELT(0, "10.001100", 900)
+	  MARK("10.002000", "setattr pid=100 util_max=300 flags=0x40 ret=0")
+	  SW(0, "10.020000", 100, 120, "S", 0, 120),
+	  AN_FAIL, "0:10011000000-10020000000 1000000>2000000 MS1", 0, -1 },
+	{ "MS6", "util 200 below max 300: not capped, the hold is granted", { 0 },
+	  AN_CHECK_FREQ_ABOVE_MAX_CLAMP,
+	  ML61 TASK(100, "util_max=1024") FREQ(0, "10.000100", 2000000)
+	  SW(0, "10.001000", 0, 120, "R", 100, 120) PELT(0, "10.001100", 200)
+	  MARK("10.002000", "setattr pid=100 util_max=300 flags=0x40 ret=0")
+	  SW(0, "10.020000", 100, 120, "S", 0, 120),
+	  AN_PASS, "", 0, -1 },
+	{ "MS6", "a util sample from before the busy stretch is not used", { 0 },
+	  AN_CHECK_FREQ_ABOVE_MAX_CLAMP,
+	  ML61 TASK(100, "util_max=1024") FREQ(0, "10.000100", 2000000)
+	  PELT(0, "10.000500", 900) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  MARK("10.002000", "setattr pid=100 util_max=300 flags=0x40 ret=0")
+	  SW(0, "10.020000", 100, 120, "S", 0, 120),
+	  AN_PASS, "", 0, -1 },
+	{ "S18", "5.10 has no MS6: the hold is granted though capped", { 0 },
+	  AN_CHECK_FREQ_ABOVE_MAX_CLAMP,
+	  ML510(1000) TASK(100, "util_max=1024") FREQ(0, "10.000100", 2000000)
+	  SW(0, "10.001000", 0, 120, "R", 100, 120) PELT(0, "10.001100", 900)
+	  MARK("10.002000", "setattr pid=100 util_max=300 flags=0x40 ret=0")
+	  SW(0, "10.020000", 100, 120, "S", 0, 120),
+	  AN_PASS, "", 0, -1 },
 	/* a DL task queued lifts the ceiling (S24); sugov:0 does not */
 	{ "S24", "DL runnable: no ceiling", { 0 }, AN_CHECK_FREQ_ABOVE_MAX_CLAMP,
 	  ML61 TASK(100, "util_max=300") FREQ(0, "10.000100", 1000000)

@@ -571,6 +571,25 @@ static void phase_fork(void)
 	worker_wait(&wk[1]);
 }
 
+/*
+ * A fully boosted task starts on a CPU whose utilization has decayed while
+ * it idled: the kernel must go to the highest OPP at once (MS1) instead of
+ * following the slow rise of PELT; ignoring the clamp shows as a ramp far
+ * longer than the grace window.
+ */
+static void phase_ramp(void)
+{
+	static const struct work w = { "ramp-min1024", 1, 400000, 400000, 400, 0 };
+	struct worker wk;
+
+	phase("ramp");
+	if (worker_new(&w, &wk))
+		return;
+	clamp_req(wk.pid, true, 1024, false, 0, 0, 0);
+	worker_go(&wk);
+	worker_wait(&wk);
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: scenario [-m TRACE_MARKER] [-s STRETCH]\n");
@@ -608,6 +627,9 @@ int main(int argc, char **argv)
 	phase_fork();
 	phase("idle");
 	sleep_ms(400);
+	phase_ramp();
+	phase("idle");
+	sleep_ms(200);
 	phase("end");
 	say("done, %u unexpected results", nr_fail);
 	return nr_fail ? 1 : 0;
