@@ -31,6 +31,16 @@
  *  mainline: idle MR4, count MR3, uncount MR4, request MR6, group MR5,
  *      sysctl MR7, never changed MR8.
  * Windows are keyed by (cpu, clamp id), pid -1.
+ *
+ * Sleep before a group write: a task that goes to sleep is dequeued at the
+ * start of __schedule(), some time before the sched_switch event that shows
+ * it, and a group clamp write re-accounts only the tasks still queued then
+ * (uclamp_update_active(), MR5/VR10). So when a group write falls between a
+ * CPU's last event and a switch that leaves it idle because its task went to
+ * sleep, the kernel may have dequeued the task with its old effective
+ * UCLAMP_MAX: the idle CPU then retains that one (MR4/VR11). Until the CPU
+ * leaves idle, its observed pair agrees with either the model's or the one
+ * with the leaving task's effective value before the write.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -47,6 +57,12 @@ struct rq_cpu {
 	unsigned int nr_pending;
 	uint64_t pending_ts;
 	int pending[MAX_PENDING][MODEL_UCLAMP_CNT];
+	/* sleep before a group write (file comment) */
+	bool is_write_quiet;		/* a group write, no event of this CPU since */
+	int write_pid;			/* the task running then */
+	int write_max;			/* its effective UCLAMP_MAX before the write */
+	bool has_alt;			/* idle: @alt_max retained is accepted too */
+	int alt_max;
 };
 
 struct rq_check {
@@ -156,6 +172,9 @@ static void judge(struct an_replay *r, struct rq_cpu *rc, int cpu, uint64_t ts,
 		is_before &= obs[id] == before[id];
 		is_after &= obs[id] == c->rq_now[id];
 	}
+	if (rc->has_alt && obs[MODEL_UCLAMP_MIN] == c->rq_now[MODEL_UCLAMP_MIN] &&
+	    obs[MODEL_UCLAMP_MAX] == rc->alt_max)
+		is_after = true;
 	for (int id = 0; id < MODEL_UCLAMP_CNT; id++) {
 		struct an_window w = {
 			.check = AN_CHECK_RQ_CLAMP, .cpu = cpu, .pid = -1, .ts_start_ns = ts,
@@ -260,12 +279,63 @@ static void observe(struct an_replay *r, struct rq_check *k, const struct an_eve
 	rc->nr_pending++;
 }
 
+static bool is_group_write(const struct an_event *ev)
+{
+	return ev->type == AN_EV_UCLAMP_TG ||
+	       (ev->type == AN_EV_PRINT && ev->print.marker.kind == AN_MARKER_CGROUP);
+}
+
+/* Before @ev is replayed: what the file comment's race needs to know. */
+static void track_before(struct an_replay *r, struct rq_check *k, const struct an_event *ev)
+{
+	const struct an_ev_switch *sw = &ev->sw;
+	struct rq_cpu *rc;
+
+	if (is_group_write(ev)) {
+		for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++) {
+			const struct an_task *t = an_replay_task(r, r->cpu[cpu].curr_pid);
+
+			rc = &k->cpu[cpu];
+			if ((int)cpu == ev->cpu || r->cpu[cpu].curr_pid <= 0 || !t)
+				continue;
+			if (rc->is_write_quiet && rc->write_pid == t->mt.pid)
+				continue;	/* the value before the first write counts */
+			rc->is_write_quiet = true;
+			rc->write_pid = t->mt.pid;
+			rc->write_max = model_task_eff(&r->sys, &t->mt, MODEL_UCLAMP_MAX, NULL);
+		}
+		return;
+	}
+	if (ev->cpu < 0 || (unsigned int)ev->cpu >= k->nr_cpus)
+		return;
+	rc = &k->cpu[ev->cpu];
+	if (!rc->is_write_quiet)
+		return;
+	rc->is_write_quiet = false;
+	if (ev->type == AN_EV_SCHED_SWITCH && sw->prev_pid == rc->write_pid && sw->next_pid == 0 &&
+	    !an_event_state_is_runnable(sw->prev_state)) {
+		rc->has_alt = true;
+		rc->alt_max = rc->write_max;
+	}
+}
+
+/* After @ev: the alternative lasts while the CPU stays idle. */
+static void track_after(struct an_replay *r, struct rq_check *k)
+{
+	for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++)
+		if (k->cpu[cpu].has_alt && !model_rq_is_idle(&r->sys, (int)cpu))
+			k->cpu[cpu].has_alt = false;
+}
+
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
 {
 	struct rq_check *k = ctx;
 
-	if (after)
+	if (after) {
+		if (k->cpu)
+			track_after(r, k);
 		return 0;
+	}
 	if (!k->cpu) {
 		k->cpu = an_calloc(r->nr_cpus, sizeof(*k->cpu));
 		k->pending_cpus = an_calloc(r->nr_cpus, sizeof(*k->pending_cpus));
@@ -274,6 +344,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		k->nr_cpus = r->nr_cpus;
 	}
 	resolve_older(r, k, ev->ts_ns, false);
+	track_before(r, k, ev);
 	if (ev->type == AN_EV_UCLAMP_UTIL_CFS)
 		observe(r, k, ev, ev->util_cfs.cpu, ev->util_cfs.uclamp_min,
 			ev->util_cfs.uclamp_max);

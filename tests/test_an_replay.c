@@ -350,6 +350,35 @@ static const struct {
 	{ "events.md §4: after lost events the CPU is unknown again", AN_CHECK_RQ_CLAMP,
 	  V3 SW(1, "2.000000", 0, "R", 0) "CPU:1 [LOST 1 EVENTS]\n" CFS(1, "2.000200", 7, 7),
 	  AN_UNDECIDED, 0, 1, true, NULL },
+	/* pid 100 (group /g, max 300) runs on CPU 1; /g's max becomes 1024 from
+	 * CPU 0 at 2.0005, then 100 sleeps: it may have been dequeued before the
+	 * write (no event of CPU 1 in between), so the idle CPU may retain 300 */
+	{ "MR4: a sleep before a group write may retain the old max", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "cgroup path=/g util_max=300")
+	     MARK("1.000200", "task pid=100 cgroup=/g") SW(1, "2.000000", 0, "R", 100)
+	     MARK("2.000500", "cgroup path=/g util_max=1024") SW(1, "2.001000", 100, "S", 0)
+	     CFS(1, "2.001100", 0, 300),
+	  AN_PASS, 0, 0, false, NULL },
+	{ "MR4: ... and the new one", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "cgroup path=/g util_max=300")
+	     MARK("1.000200", "task pid=100 cgroup=/g") SW(1, "2.000000", 0, "R", 100)
+	     MARK("2.000500", "cgroup path=/g util_max=1024") SW(1, "2.001000", 100, "S", 0)
+	     CFS(1, "2.001100", 0, 1024),
+	  AN_PASS, 0, 0, false, NULL },
+	/* an event of CPU 1 after the write: 100 was still queued, re-accounted */
+	{ "MR4: a sleep after an event that follows the write", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "cgroup path=/g util_max=300")
+	     MARK("1.000200", "task pid=100 cgroup=/g") SW(1, "2.000000", 0, "R", 100)
+	     MARK("2.000500", "cgroup path=/g util_max=1024") CFS(1, "2.000700", 0, 1024)
+	     SW(1, "2.001000", 100, "S", 0) CFS(1, "2.001100", 0, 300),
+	  AN_FAIL, 1, 0, false, "MR4" },
+	/* preempted, still queued: re-accounted by the write */
+	{ "MR5: a preempted task is re-accounted by the write", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "cgroup path=/g util_max=300")
+	     MARK("1.000200", "task pid=100 cgroup=/g") SW(1, "2.000000", 0, "R", 100)
+	     MARK("2.000500", "cgroup path=/g util_max=1024") SW(1, "2.001000", 100, "R+", 0)
+	     CFS(1, "2.001100", 0, 300),
+	  AN_FAIL, 1, 0, false, "MR5" },
 	{ "no uclamp util event: UNDECIDED", AN_CHECK_RQ_CLAMP,
 	  V3 SW(1, "2.000000", 0, "R", 0),
 	  AN_UNDECIDED, 0, 0, false, NULL },
