@@ -20,6 +20,9 @@ struct ucval_cmd {
 	const char *summary;		/* one line for `ucval --help` */
 };
 
+int ucval_parse_num(const char *cmd, const char *what, const char *s, unsigned long long min,
+		    unsigned long long max, unsigned long long *out);
+
 int cmd_analyze(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
 int cmd_model(int argc, char **argv);

@@ -106,23 +106,6 @@ struct cmd_opts {
 	int nr_traces;
 };
 
-static int parse_ulong(const char *what, const char *s, unsigned long min, unsigned long max,
-		       unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = s && *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : 0;
-	if (!s || *s < '0' || *s > '9' || errno || *end || v < min || v > max) {
-		fprintf(stderr, "ucval analyze: %s expects a whole number from %lu to %lu, "
-			"got '%s'\n", what, min, max, s ? s : "");
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 static int parse_checks(const char *list, uint32_t *mask)
 {
 	char name[32];
@@ -155,7 +138,7 @@ bad:
 static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 {
 	struct an_replay_opts *r = &o->an.replay;
-	unsigned long v;
+	unsigned long long v;
 	int c;
 
 	o->jobs = 1;
@@ -192,7 +175,7 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 			}
 			break;
 		case OPT_GROUPS:
-			if (parse_ulong("--groups", optarg, 0, MODEL_V3_MAX_GROUPS, &v))
+			if (ucval_parse_num("analyze", "--groups", optarg, 0, MODEL_V3_MAX_GROUPS, &v))
 				return -1;
 			r->groups = (unsigned int)v;
 			break;
@@ -209,7 +192,7 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 		}
 		case OPT_GRACE:
 			/* an hour is far beyond any rate limit */
-			if (parse_ulong("--grace-us", optarg, 1, 3600UL * 1000000UL, &v))
+			if (ucval_parse_num("analyze", "--grace-us", optarg, 1, 3600ULL * 1000000ULL, &v))
 				return -1;
 			r->grace_us = (unsigned int)v;
 			break;
@@ -225,8 +208,9 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 			o->is_strict = true;
 			break;
 		case 'j':
-			if (parse_ulong("-j", optarg, 1, MAX_JOBS, &o->jobs))
+			if (ucval_parse_num("analyze", "-j", optarg, 1, MAX_JOBS, &v))
 				return -1;
+			o->jobs = (unsigned long)v;
 			break;
 		case 'q':
 			o->is_quiet = true;

@@ -64,35 +64,16 @@ static const struct option rq_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/**
- * parse_uint() - parse a whole decimal number within [@min, @max]
- * @cmd: command name for the message
- * @what: option or item name for the message
- * @s: the text
- * @min: smallest accepted value
- * @max: largest accepted value
- * @out: the value
- *
- * Return: 0, or -1 after printing what was expected on stderr.
- */
+/* ucval_parse_num() into an unsigned long (every bound here fits). */
 static int parse_uint(const char *cmd, const char *what, const char *s,
-		  unsigned long min, unsigned long max, unsigned long *out)
+		      unsigned long min, unsigned long max, unsigned long *out)
 {
-	char *end;
-	unsigned long v;
+	unsigned long long v;
 
-	errno = 0;
-	if (!s || *s < '0' || *s > '9')
-		goto bad;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		goto bad;
-	*out = v;
+	if (ucval_parse_num(cmd, what, s, min, max, &v))
+		return -1;
+	*out = (unsigned long)v;
 	return 0;
-bad:
-	fprintf(stderr, "ucval %s: %s expects a whole number from %lu to %lu, got '%s'\n",
-		cmd, what, min, max, s ? s : "");
-	return -1;
 }
 
 /**

@@ -101,19 +101,10 @@ static void print_diag(const struct an_diag *d)
 	fprintf(stderr, "ucval collect: %s\n", line);
 }
 
-static bool parse_long(const char *s, long min, long max, long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtol(s, &end, 10);
-	return !errno && end != s && !*end && *v >= min && *v <= max;
-}
-
 static int parse_args(int argc, char **argv, struct collect_args *a)
 {
 	unsigned int nr_events = 0;
-	long v;
+	unsigned long long v;
 	int c;
 
 	memset(a, 0, sizeof(*a));
@@ -133,10 +124,8 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 			}
 			break;
 		case 'b':
-			if (!parse_long(optarg, 1, INT_MAX, &v)) {
-				fprintf(stderr, "ucval collect: bad buffer size '%s'\n", optarg);
+			if (ucval_parse_num("collect", "--buffer", optarg, 1, INT_MAX, &v))
 				return -EINVAL;
-			}
 			a->rec.buffer_kb = (unsigned int)v;
 			break;
 		case OPT_CLOCK: a->rec.clock = optarg; break;
@@ -150,11 +139,10 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 		case OPT_INSTANCE: a->rec.instance = optarg; break;
 		case OPT_UCLAMP_MIN:
 		case OPT_UCLAMP_MAX:
-			if (!parse_long(optarg, 0, UINT32_MAX, &v)) {
-				fprintf(stderr, "ucval collect: bad clamp value '%s'\n", optarg);
+			if (ucval_parse_num("collect", c == OPT_UCLAMP_MIN ? "--uclamp-min" :
+					    "--uclamp-max", optarg, 0, UINT32_MAX, &v))
 				return -EINVAL;
-			}
-			*(c == OPT_UCLAMP_MIN ? &a->uclamp_min : &a->uclamp_max) = v;
+			*(c == OPT_UCLAMP_MIN ? &a->uclamp_min : &a->uclamp_max) = (long)v;
 			break;
 		case 'q': a->is_quiet = true; break;
 		case 'h': fputs(collect_usage, stdout); return 1;

@@ -63,23 +63,6 @@ static const struct option synth_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_u64(const char *what, const char *s, unsigned long long max,
-		     unsigned long long *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = s[0] >= '0' && s[0] <= '9' ? strtoull(s, &end, 10) : 0;
-	if (s[0] < '0' || s[0] > '9' || errno || *end || v > max) {
-		fprintf(stderr, "ucval synth: %s expects a whole number from 0 to %llu, got '%s'\n",
-			what, max, s);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 static void list_faults(void)
 {
 	for (int f = 1; f < COL_SYNTH_FAULT__COUNT; f++)
@@ -119,27 +102,27 @@ static int parse_opts(int argc, char **argv, struct col_synth_opts *o, bool *is_
 			has_format = true;
 			break;
 		case OPT_SEED:
-			if (parse_u64("--seed", optarg, UINT64_MAX, &v))
+			if (ucval_parse_num("synth", "--seed", optarg, 0, UINT64_MAX, &v))
 				return -1;
 			o->seed = v;
 			break;
 		case OPT_EVENTS:
-			if (parse_u64("--events", optarg, UINT64_MAX, &v))
+			if (ucval_parse_num("synth", "--events", optarg, 0, UINT64_MAX, &v))
 				return -1;
 			o->nr_events = v;
 			break;
 		case OPT_CPUS:
-			if (parse_u64("--cpus", optarg, COL_SYNTH_MAX_CPUS, &v))
+			if (ucval_parse_num("synth", "--cpus", optarg, 0, COL_SYNTH_MAX_CPUS, &v))
 				return -1;
 			o->nr_cpus = (unsigned int)v;
 			break;
 		case OPT_POLICIES:
-			if (parse_u64("--policies", optarg, COL_SYNTH_MAX_CPUS, &v))
+			if (ucval_parse_num("synth", "--policies", optarg, 0, COL_SYNTH_MAX_CPUS, &v))
 				return -1;
 			o->nr_policies = (unsigned int)v;
 			break;
 		case OPT_TASKS:
-			if (parse_u64("--tasks", optarg, COL_SYNTH_MAX_TASKS, &v))
+			if (ucval_parse_num("synth", "--tasks", optarg, 0, COL_SYNTH_MAX_TASKS, &v))
 				return -1;
 			o->nr_tasks = (unsigned int)v;
 			break;

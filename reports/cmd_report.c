@@ -109,13 +109,12 @@ static int parse_format(const char *s, enum rep_format *out)
 
 static int parse_top(const char *s, struct cmd_opts *o)
 {
-	char *end;
-	unsigned long v;
+	unsigned long long v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || v > MAX_TOP)
-		return usage_error("--top expects a whole number from 0 to 1000000, not '%s'", s);
+	if (ucval_parse_num("report", "--top", s, 0, MAX_TOP, &v)) {
+		fprintf(stderr, "\n%s", report_usage);
+		return UCVAL_EXIT_USAGE;
+	}
 	o->top = (unsigned int)v;
 	o->has_top = true;
 	return 0;
