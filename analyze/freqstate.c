@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/freqstate.h"
+#include "analyze/series.h"
 
 /* ns per µs: rate_limit_us and tick_us to trace time. */
 #define NSEC_PER_USEC	1000ULL
@@ -247,6 +248,10 @@ void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_f
 		return;
 	if (k->has_state && ts < k->since_ns)
 		ts = k->since_ns;
+	if (j->check != AN_CHECK_FREQ_PREDICTION)
+		an_series_bound(r, j->cpu, j->check == AN_CHECK_FREQ_BELOW_MIN_CLAMP, ts,
+				j->is_decidable, j->obs_khz,
+				j->check == AN_CHECK_FREQ_BELOW_MIN_CLAMP ? j->lo_khz : j->hi_khz);
 	account(k, ts, tally);
 	k->has_state = true;
 	k->since_ns = ts;

@@ -3,6 +3,7 @@
  * analyze/series.c - record a trace's values over time (series.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,8 @@ void an_series_release(struct an_series *s)
 	free(s->policy);
 	free(s->clamp);
 	free(s->freq);
+	free(s->fstate);
+	free(s->floor);
 	an_series_init(s);
 }
 
@@ -80,8 +83,11 @@ static void close_open(struct an_series *s, struct an_series_open *o, uint64_t t
 	if (!o->is_open)
 		return;
 	o->rec.ts_end_ns = ts_ns > o->rec.ts_start_ns ? ts_ns : o->rec.ts_start_ns;
-	/* an unknown runqueue is a gap, not a row */
-	if (o->rec.kind != AN_SER_CLAMP || o->rec.has)
+	/*
+	 * An unknown runqueue is a gap, not a row; nor is a state that lasted
+	 * no time (several checks updating one policy at one instant).
+	 */
+	if ((o->rec.kind != AN_SER_CLAMP || o->rec.has) && o->rec.ts_end_ns > o->rec.ts_start_ns)
 		push(s, &o->rec);
 	o->is_open = false;
 }
@@ -105,8 +111,10 @@ static int setup(struct an_series *s, const struct an_replay *r)
 	s->nr_open = r->nr_cpus;
 	s->clamp = an_calloc(s->nr_open, sizeof(*s->clamp));
 	s->freq = an_calloc(s->nr_open, sizeof(*s->freq));
+	s->fstate = an_calloc(s->nr_open, sizeof(*s->fstate));
+	s->floor = an_calloc(s->nr_open, sizeof(*s->floor));
 	s->cpu = an_calloc(s->nr_open, sizeof(*s->cpu));
-	if (!s->clamp || !s->freq || !s->cpu)
+	if (!s->clamp || !s->freq || !s->fstate || !s->floor || !s->cpu)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < s->nr_open; i++)
 		s->cpu[i].cpu = (int)i;
@@ -143,6 +151,64 @@ static void clamp_step(struct an_series *s, const struct an_replay *r, uint64_t 
 			clamp_cpu(s, r, r->dirty[i], ts_ns);
 }
 
+/*
+ * The freq_intervals row of policy @pi from @ts_ns: the observed frequency,
+ * freq_prediction's OPP and accepted range when it could judge, otherwise
+ * the range the bound checks held the policy to (the highest floor of its
+ * CPUs, its ceiling), each side only when there is one.
+ */
+static void freq_compose(struct an_series *s, const struct an_replay *r, int pi, uint64_t ts_ns)
+{
+	const struct an_freq_policy *p = &r->policy[pi];
+	const struct an_series_fstate *f = &s->fstate[pi];
+	struct an_series_rec rec = { .kind = AN_SER_FREQ, .pid = -1 };
+	bool is_ok = true, has_floor = false;
+	unsigned int floor = 0;
+
+	rec.cpu = p->su.nr_cpus ? p->su.cpu[0] : -1;
+	rec.policy = p->id;
+	if (f->has_obs) {
+		rec.has |= AN_SER_HAS(AN_SER_FQ_OBS);
+		rec.v[AN_SER_FQ_OBS] = f->obs_khz;
+	}
+	if (f->has_pred) {
+		rec.has |= AN_SER_HAS(AN_SER_FQ_EXP);
+		rec.v[AN_SER_FQ_EXP] = f->pred_khz;
+	}
+	if (f->is_pred_decidable) {
+		rec.has |= AN_SER_HAS(AN_SER_FQ_LO) | AN_SER_HAS(AN_SER_FQ_HI) |
+			   AN_SER_HAS(AN_SER_FQ_OK);
+		rec.v[AN_SER_FQ_LO] = f->pred_lo_khz;
+		rec.v[AN_SER_FQ_HI] = f->pred_hi_khz;
+		rec.v[AN_SER_FQ_OK] = f->obs_khz >= f->pred_lo_khz && f->obs_khz <= f->pred_hi_khz;
+		update(s, &s->freq[pi], &rec, ts_ns);
+		return;
+	}
+	for (unsigned int c = 0; c < p->su.nr_cpus; c++) {
+		const struct an_series_floor *fl = &s->floor[p->su.cpu[c]];
+
+		if (fl->has_floor && fl->khz > floor) {
+			floor = fl->khz;
+			has_floor = true;
+		}
+	}
+	if (has_floor) {
+		rec.has |= AN_SER_HAS(AN_SER_FQ_LO);
+		rec.v[AN_SER_FQ_LO] = floor;
+		is_ok = f->obs_khz >= floor;
+	}
+	if (f->has_ceiling) {
+		rec.has |= AN_SER_HAS(AN_SER_FQ_HI);
+		rec.v[AN_SER_FQ_HI] = f->ceiling_khz;
+		is_ok = is_ok && f->obs_khz <= f->ceiling_khz;
+	}
+	if (f->has_obs && (has_floor || f->has_ceiling)) {
+		rec.has |= AN_SER_HAS(AN_SER_FQ_OK);
+		rec.v[AN_SER_FQ_OK] = is_ok;
+	}
+	update(s, &s->freq[pi], &rec, ts_ns);
+}
+
 /**
  * an_series_freq() - a policy's observed and expected frequency from @ts_ns
  * @r: replay whose results hold the series (nothing happens without one)
@@ -164,30 +230,61 @@ void an_series_freq(struct an_replay *r, int policy_index, uint64_t ts_ns, bool 
 		    unsigned int lo_khz, unsigned int hi_khz)
 {
 	struct an_series *s = r->res->series;
-	const struct an_freq_policy *p;
-	struct an_series_rec rec = { .kind = AN_SER_FREQ, .pid = -1 };
+	struct an_series_fstate *f;
 
 	if (!s || !s->freq || policy_index < 0 || (unsigned int)policy_index >= s->nr_open)
 		return;
-	p = &r->policy[policy_index];
-	rec.cpu = p->su.nr_cpus ? p->su.cpu[0] : -1;
-	rec.policy = p->id;
-	if (has_obs) {
-		rec.has |= AN_SER_HAS(AN_SER_FQ_OBS);
-		rec.v[AN_SER_FQ_OBS] = obs_khz;
-	}
-	if (has_pred) {
-		rec.has |= AN_SER_HAS(AN_SER_FQ_EXP);
-		rec.v[AN_SER_FQ_EXP] = pred_khz;
-	}
+	f = &s->fstate[policy_index];
+	f->has_obs = has_obs;
+	f->obs_khz = obs_khz;
+	f->has_pred = has_pred;
+	f->pred_khz = pred_khz;
+	f->is_pred_decidable = is_decidable;
+	f->pred_lo_khz = lo_khz;
+	f->pred_hi_khz = hi_khz;
+	freq_compose(s, r, policy_index, ts_ns);
+}
+
+/**
+ * an_series_bound() - the floor or ceiling a bound check holds a CPU to
+ * @r: replay whose results hold the series (nothing happens without one)
+ * @cpu: the CPU (freq_below_min_clamp) or its policy's first CPU
+ *	 (freq_above_max_clamp)
+ * @is_floor: a floor (else a ceiling)
+ * @ts_ns: from when
+ * @is_decidable: the check could judge: @khz is in force and @obs_khz seen
+ * @obs_khz: the observed frequency
+ * @khz: the bound, grace included (0: no floor, UINT_MAX: no ceiling)
+ *
+ * Called by an_fq_key_judge() whenever a bound check's state changes; it
+ * fills accepted_lo_khz/accepted_hi_khz of freq_intervals where
+ * freq_prediction cannot judge.
+ */
+void an_series_bound(struct an_replay *r, int cpu, bool is_floor, uint64_t ts_ns,
+		     bool is_decidable, unsigned int obs_khz, unsigned int khz)
+{
+	struct an_series *s = r->res->series;
+	const struct an_cpu *c = an_replay_cpu(r, cpu);
+	struct an_series_fstate *f;
+	int pi;
+
+	if (!s || !s->freq || !c || c->policy < 0 || (unsigned int)c->policy >= s->nr_open ||
+	    (unsigned int)cpu >= s->nr_open)
+		return;
+	pi = c->policy;
+	f = &s->fstate[pi];
 	if (is_decidable) {
-		rec.has |= AN_SER_HAS(AN_SER_FQ_LO) | AN_SER_HAS(AN_SER_FQ_HI) |
-			   AN_SER_HAS(AN_SER_FQ_OK);
-		rec.v[AN_SER_FQ_LO] = lo_khz;
-		rec.v[AN_SER_FQ_HI] = hi_khz;
-		rec.v[AN_SER_FQ_OK] = obs_khz >= lo_khz && obs_khz <= hi_khz;
+		f->has_obs = true;
+		f->obs_khz = obs_khz;
 	}
-	update(s, &s->freq[policy_index], &rec, ts_ns);
+	if (is_floor) {
+		s->floor[cpu].has_floor = is_decidable && khz > 0;
+		s->floor[cpu].khz = khz;
+	} else {
+		f->has_ceiling = is_decidable && khz != UINT_MAX;
+		f->ceiling_khz = khz;
+	}
+	freq_compose(s, r, pi, ts_ns);
 }
 
 /* ---- tasks ---- */

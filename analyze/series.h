@@ -98,6 +98,18 @@ struct an_series_open {
 	struct an_series_rec rec;
 };
 
+/* What the frequency checks last said of a policy (series.c). */
+struct an_series_fstate {
+	bool has_obs, has_pred, is_pred_decidable, has_ceiling;
+	unsigned int obs_khz, pred_khz, pred_lo_khz, pred_hi_khz, ceiling_khz;
+};
+
+/* The floor freq_below_min_clamp last held a CPU to (0: none). */
+struct an_series_floor {
+	bool has_floor;
+	unsigned int khz;
+};
+
 /**
  * struct an_series - everything recorded for one trace
  * @recs: struct an_series_rec, in the order the intervals closed
@@ -127,6 +139,8 @@ struct an_series {
 	size_t hash_size;
 	struct an_series_open *clamp;	/* per CPU */
 	struct an_series_open *freq;	/* per policy index */
+	struct an_series_fstate *fstate;	/* per policy index */
+	struct an_series_floor *floor;	/* per CPU */
 	unsigned int nr_open;
 };
 
@@ -138,6 +152,8 @@ int an_series_attach(struct an_replay *r, struct an_series *s);
 void an_series_freq(struct an_replay *r, int policy_index, uint64_t ts_ns, bool has_obs,
 		    unsigned int obs_khz, bool has_pred, unsigned int pred_khz, bool is_decidable,
 		    unsigned int lo_khz, unsigned int hi_khz);
+void an_series_bound(struct an_replay *r, int cpu, bool is_floor, uint64_t ts_ns,
+		     bool is_decidable, unsigned int obs_khz, unsigned int khz);
 int an_series_for_each(struct an_series *s, int (*fn)(void *ctx, const struct an_series_rec *rec),
 		       void *ctx);
 

@@ -32,6 +32,8 @@ static const char css[] =
 	".frame{fill:none;stroke:#999}\n"
 	".observed{fill:none;stroke:#1f5fbf;stroke-width:1.5}\n"
 	".expected{fill:none;stroke:#e07b00;stroke-width:1.5;stroke-dasharray:5 3}\n"
+	".accepted{fill:none;stroke:#8a2aa0;stroke-width:2;stroke-dasharray:2 3}\n"
+	".key-accepted{fill:#8a2aa0}\n"
 	".band{fill:#3a9a3a;fill-opacity:.18;stroke:#3a9a3a;stroke-opacity:.5}\n"
 	".env-observed{fill:#1f5fbf;fill-opacity:.3}.env-expected{fill:#e07b00;fill-opacity:.25}\n"
 	".mismatch{fill:#e02020;fill-opacity:.22}\n"

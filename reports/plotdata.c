@@ -228,6 +228,8 @@ static int init_series(struct rep_plots *p)
 	for (size_t i = 0; i < p->nr_policies; i++) {
 		new_series(p, &p->policies[i].observed, &err);
 		new_series(p, &p->policies[i].expected, &err);
+		new_series(p, &p->policies[i].accepted_lo, &err);
+		new_series(p, &p->policies[i].accepted_hi, &err);
 	}
 	for (size_t i = 0; i < p->nr_cpus; i++) {
 		new_series(p, &p->cpus[i].clamp_min, &err);
@@ -242,7 +244,10 @@ static int init_series(struct rep_plots *p)
 	return err;
 }
 
-/* freq_intervals: policy, ts_start_ns, ts_end_ns, observed_khz, expected_khz */
+/*
+ * freq_intervals: policy, ts_start_ns, ts_end_ns, observed_khz, expected_khz,
+ * accepted_lo_khz, accepted_hi_khz
+ */
 static int freq_row(void *ctx, sqlite3_stmt *st)
 {
 	struct rep_plots *p = ctx;
@@ -255,6 +260,10 @@ static int freq_row(void *ctx, sqlite3_stmt *st)
 		rep_series_add(&p->policies[i].observed, s, e, sqlite3_column_int64(st, 3));
 	if (sqlite3_column_type(st, 4) != SQLITE_NULL)
 		rep_series_add(&p->policies[i].expected, s, e, sqlite3_column_int64(st, 4));
+	if (sqlite3_column_type(st, 5) != SQLITE_NULL)
+		rep_series_add(&p->policies[i].accepted_lo, s, e, sqlite3_column_int64(st, 5));
+	if (sqlite3_column_type(st, 6) != SQLITE_NULL)
+		rep_series_add(&p->policies[i].accepted_hi, s, e, sqlite3_column_int64(st, 6));
 	return 0;
 }
 
@@ -343,7 +352,8 @@ static const struct scan layout_scans[] = {
 
 static const struct scan content_scans[] = {
 	{ REP_T_FREQ_INTERVALS, "SELECT policy, ts_start_ns, ts_end_ns, observed_khz,"
-	  " expected_khz FROM freq_intervals WHERE trace_id = ?1", freq_row },
+	  " expected_khz, accepted_lo_khz, accepted_hi_khz FROM freq_intervals"
+	  " WHERE trace_id = ?1", freq_row },
 	{ REP_T_CLAMP_INTERVALS, "SELECT cpu, ts_start_ns, ts_end_ns, uclamp_min, uclamp_max"
 	  " FROM clamp_intervals WHERE trace_id = ?1", clamp_row },
 	{ -1, "SELECT cpu, ts_start_ns, ts_end_ns FROM mismatches"
@@ -455,6 +465,8 @@ void rep_plots_free(struct rep_plots *p)
 		free(p->policies[i].opps_khz);
 		rep_series_free(&p->policies[i].observed);
 		rep_series_free(&p->policies[i].expected);
+		rep_series_free(&p->policies[i].accepted_lo);
+		rep_series_free(&p->policies[i].accepted_hi);
 	}
 	for (size_t i = 0; i < p->nr_cpus; i++) {
 		rep_series_free(&p->cpus[i].clamp_min);

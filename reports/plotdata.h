@@ -27,6 +27,10 @@
  * @first_cpu: the CPU freq_intervals names it by, -1 when none
  * @observed: observed kHz (freq_intervals.observed_khz)
  * @expected: the model's kHz (freq_intervals.expected_khz)
+ * @accepted_lo: the lowest frequency the checks accepted, grace included
+ *		 (freq_intervals.accepted_lo_khz: freq_prediction's range,
+ *		 or the floor of freq_below_min_clamp)
+ * @accepted_hi: the highest likewise (or the ceiling of freq_above_max_clamp)
  */
 struct rep_policy_plot {
 	int policy;
@@ -35,7 +39,7 @@ struct rep_policy_plot {
 	size_t nr_opps;
 	int64_t min_khz, max_khz;
 	int first_cpu;
-	struct rep_series observed, expected;
+	struct rep_series observed, expected, accepted_lo, accepted_hi;
 };
 
 /**

@@ -228,11 +228,12 @@ static void legend(FILE *out, const struct frame *f)
 {
 	static const struct { const char *cls, *text; } items[] = {
 		{ "observed", "observed frequency" }, { "expected", "expected (model)" },
+		{ "accepted", "accepted range (with grace)" },
 		{ "band", "rq uclamp_min..uclamp_max" }, { "mismatch", "mismatch window" },
 	};
-	double x = f->left + 90;
+	double x = f->left + 60;
 
-	for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++, x += 190)
+	for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++, x += 180)
 		fprintf(out, "<rect class=\"key-%s\" x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"8\"/>"
 			"<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", items[i].cls, x, f->top - 16,
 			x + 18, f->top - 8, items[i].text);
@@ -245,8 +246,10 @@ static void legend(FILE *out, const struct frame *f)
  * @c: the CPU
  *
  * Observed and expected frequency of the CPU's policy as step lines, the
- * rq clamp band scaled as util / 1024 x the policy's highest OPP (right
- * axis), and its mismatch windows as vertical bands.
+ * range the frequency checks accepted (dotted: floor and ceiling, or
+ * freq_prediction's range), the rq clamp band scaled as util / 1024 x the
+ * policy's highest OPP (right axis), and its mismatch windows as vertical
+ * bands.
  */
 void rep_svg_cpu(FILE *out, const struct rep_plots *p, const struct rep_cpu_plot *c)
 {
@@ -270,6 +273,8 @@ void rep_svg_cpu(FILE *out, const struct rep_plots *p, const struct rep_cpu_plot
 	if (pol) {
 		band_path(out, &f, &pol->expected, &pol->expected, 1, "env-expected");
 		band_path(out, &f, &pol->observed, &pol->observed, 1, "env-observed");
+		step_path(out, &f, &pol->accepted_lo, "accepted");
+		step_path(out, &f, &pol->accepted_hi, "accepted");
 		step_path(out, &f, &pol->expected, "expected");
 		step_path(out, &f, &pol->observed, "observed");
 	}

@@ -222,6 +222,56 @@ static void test_freq_intervals(void **state)
 	run_free(&u);
 }
 
+/*
+ * Without a util signal freq_prediction cannot judge: accepted_lo/hi are the
+ * bounds of freq_below_min_clamp (the floor, MS1: a's MIN 512 asks
+ * 1.25 x 2000000 x 512 / 1024 = 1250000 -> 1500000, binding after the grace
+ * as traces/freq_below_min_clamp-fail.expect derives) and of
+ * freq_above_max_clamp (rq MAX 1024: the highest OPP, binding from 20.006
+ * like the floor; none while a sleeps). -1: NULL.
+ */
+static void test_freq_bounds(void **state)
+{
+	static const long long want[][6] = {
+		/* start_us - 20 s, end_us - 20 s, observed, lo, hi, is_ok */
+		{ 100, 4000, 500000, -1, -1, -1 },
+		{ 4000, 6000, 1000000, -1, -1, -1 },
+		{ 6000, 9000, 1000000, 1500000, 2000000, 0 },	/* FAIL window 1 */
+		{ 9000, 12000, 1500000, 1500000, 2000000, 1 },
+		{ 12000, 13000, 1500000, -1, 2000000, 1 },	/* a sleeps: no floor */
+		{ 13000, 24000, 500000, -1, 2000000, 1 },
+		{ 24000, 25000, 1500000, -1, 2000000, 1 },	/* floor in its grace */
+		{ 25000, 30000, 1500000, 1500000, 2000000, 1 },
+		{ 30000, 32000, 1000000, 1500000, 2000000, 0 },	/* FAIL window 2 */
+		{ 32000, 40000, 1000000, -1, 2000000, 1 },
+	};
+	struct run u;
+	size_t i = 0;
+
+	(void)state;
+	run_fixture(&u, "freq_below_min_clamp-fail.txt", NULL);
+	assert_int_equal(u.s.nr_freq, ARRAY_SIZE(want));
+	for (size_t k = 0; k < u.s.recs.nr_mem; k++) {
+		const struct an_series_rec *rec = (const void *)(u.s.recs.mem + k * u.s.recs.size);
+		static const int col[] = { AN_SER_FQ_OBS, AN_SER_FQ_LO, AN_SER_FQ_HI, AN_SER_FQ_OK };
+		long long got[6];
+
+		if (rec->kind != AN_SER_FREQ)
+			continue;
+		assert_false(rec->has & AN_SER_HAS(AN_SER_FQ_EXP));
+		got[0] = (long long)(rec->ts_start_ns / 1000) - 20000000;
+		got[1] = (long long)(rec->ts_end_ns / 1000) - 20000000;
+		for (int v = 0; v < 4; v++)
+			got[2 + v] = rec->has & AN_SER_HAS(col[v]) ? rec->v[col[v]] : -1;
+		for (int v = 0; v < 6; v++)
+			if (got[v] != want[i][v])
+				fail_msg("freq interval %zu column %d: got %lld want %lld", i, v,
+					 got[v], want[i][v]);
+		i++;
+	}
+	run_free(&u);
+}
+
 /* Requests with the kernel's and the model's results (uclamp-v3.md VA4, VG7). */
 static void test_requests(void **state)
 {
@@ -450,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_clamp_intervals),
 		cmocka_unit_test(test_explain_rq),
 		cmocka_unit_test(test_freq_intervals),
+		cmocka_unit_test(test_freq_bounds),
 		cmocka_unit_test(test_requests),
 	};
 	const struct CMUnitTest db_tests[] = {

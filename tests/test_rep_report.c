@@ -444,6 +444,7 @@ static const struct html_case v2_html_cases[] = {
 	{ "two CPU plots, residency, requests", "<svg ", 4 },
 	{ "one mismatch band per window run, cpu 0", "class=\"mismatch\" x=", 2 },
 	{ "clamp band on both CPUs", "<path class=\"band\"", 2 },
+	{ "accepted range (lo and hi) on both CPUs", "<path class=\"accepted\" d=\"M", 4 },
 	{ "comm escaped", "200 (&lt;bg&gt; &amp; worker)", 2 },
 	{ "request the kernel and model disagree on", "class=\"req-bad\"", 1 },
 	{ "requests of pid 100", "class=\"req\" ", 2 },
