@@ -396,6 +396,27 @@ static const struct {
 	{ "VT1: unknown group makes a mismatch UNDECIDED", AN_CHECK_TASK_EFFECTIVE,
 	  V3 "x-1 [000] 2.0: uclamp_task_eff: pid=5 comm=w clamp_id=1 value=300 effective=200 group_id=1\n",
 	  AN_UNDECIDED, 0, 1, true, NULL },
+	/* /a's max goes 307 -> 1024 written from CPU 1: the kernel updates /a,
+	 * then /a/c (the uclamp_tg events), each before its tasks; pid 75 (in
+	 * /a/c) enqueued in between gets /a/c's old 307 (MT5, MR5) */
+	{ "MT1: a task of a group the write has not reached keeps its old value",
+	  AN_CHECK_TASK_EFFECTIVE,
+	  ML MARK("1.000100", "cgroup path=/a util_max=307") MARK("1.000200", "task pid=75 cgroup=/a/c")
+	     "x-1 [001] 2.000100: uclamp_tg: path=/a clamp_id=1 value=1024 effective=1024\n" "x-1 [001] 2.000200: uclamp_task_eff: pid=75 comm=w clamp_id=1 value=1024 effective=307 bucket_id=1\n"
+	     "x-1 [001] 2.000300: uclamp_tg: path=/a/c clamp_id=1 value=1024 effective=1024\n" "x-1 [001] 2.000400: uclamp_task_eff: pid=75 comm=w clamp_id=1 value=1024 effective=1024 bucket_id=1\n",
+	  AN_PASS, 0, 0, false, NULL },
+	{ "MT1: once the write reached its group, the old value is wrong",
+	  AN_CHECK_TASK_EFFECTIVE,
+	  ML MARK("1.000100", "cgroup path=/a util_max=307") MARK("1.000200", "task pid=75 cgroup=/a/c")
+	     "x-1 [001] 2.000100: uclamp_tg: path=/a clamp_id=1 value=1024 effective=1024\n" "x-1 [001] 2.000300: uclamp_tg: path=/a/c clamp_id=1 value=1024 effective=1024\n"
+	     "x-1 [001] 2.000400: uclamp_task_eff: pid=75 comm=w clamp_id=1 value=1024 effective=307 bucket_id=1\n",
+	  AN_FAIL, 1, 0, false, "MT1" },
+	{ "MT1: the write is over at the writer's next other event", AN_CHECK_TASK_EFFECTIVE,
+	  ML MARK("1.000100", "cgroup path=/a util_max=307") MARK("1.000200", "task pid=75 cgroup=/a/c")
+	     "x-1 [001] 2.000100: uclamp_tg: path=/a clamp_id=1 value=1024 effective=1024\n"
+	     "x-1 [001] 2.000150: tracing_mark_write: ucval: cgroup path=/a util_max=1024\n"
+	     "x-1 [001] 2.000200: uclamp_task_eff: pid=75 comm=w clamp_id=1 value=1024 effective=307 bucket_id=1\n",
+	  AN_FAIL, 1, 0, false, "MT1" },
 	{ "VA4: setattr min above max", AN_CHECK_REQUEST_RESULT,
 	  V3 MARK("1.000100", "setattr pid=5 util_min=600 util_max=500 flags=0x30 ret=0"),
 	  AN_FAIL, 1, 0, false, "VA4" },

@@ -55,9 +55,9 @@ GRACE_US=${GRACE_US:-20000}
 # scheduler event behind them (schedutil runs inside dequeue_task(), before
 # sched_switch); the loop counts only windows of at least GRACE_US.
 FREQ_BOUND_CHECKS="freq_below_min_clamp freq_above_max_clamp"
-# Reported, not gated: its util signal here is uclamp_util_cfs.util_avg,
-# sampled at scheduler events, not what schedutil reads when it evaluates
-# (see README "Validating a kernel patch").
+# Reported, not gated: the busy hold (S18) counts only idle entries that
+# tried to stop the tick, which the trace cannot tell from the others (see
+# README "Validating a kernel patch").
 UNGATED_CHECKS="freq_prediction"
 
 log() { printf 'kernel: %s\n' "$*" >&2; }
