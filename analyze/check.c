@@ -215,6 +215,18 @@ void an_win_close(struct an_results *res, struct an_win_track *t, uint64_t ts_ns
 }
 
 /**
+ * an_win_discard() - forget the key's open window: it was no disagreement
+ * @t: the key's window tracker
+ *
+ * Nothing is reported or counted for it.
+ */
+void an_win_discard(struct an_win_track *t)
+{
+	t->is_open = false;
+	an_win_release(t);
+}
+
+/**
  * an_win_set_explain() - the explanation chain of the key's open window
  * @t: the key's window tracker, with a window open
  * @text: the chain (copied); "" or NULL for none

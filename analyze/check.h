@@ -143,6 +143,7 @@ struct an_win_track {
 	char *explain;
 };
 
+void an_win_discard(struct an_win_track *t);
 const char *an_check_name(enum an_check_id check);
 int an_check_from_name(const char *name, enum an_check_id *out);
 enum an_verdict an_check_verdict(const struct an_check_stats *s);

@@ -87,8 +87,13 @@ static void drop_until(struct an_replay *r, const struct an_freq_policy *p,
 
 		an_fq_bound_drop(&cp->bound, t);
 		j.hi_khz = an_fq_bound_now(&cp->bound);
-		if (cp->key.has_state && cp->key.is_decidable)
-			an_fq_key_judge(r, &cp->key, &j, NULL);
+		if (!cp->key.has_state || !cp->key.is_decidable)
+			continue;
+		/* an integrity window learnt since (lost events) covers this instant */
+		for (unsigned int c = 0; c < p->su.nr_cpus && j.is_decidable; c++)
+			if (an_fq_cpu_undecidable(r, p->su.cpu[c], t, &j.is_hiding, &j.why))
+				j.is_decidable = false;
+		an_fq_key_judge(r, &cp->key, &j, NULL);
 	}
 }
 
@@ -176,6 +181,7 @@ static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
 		j.hi_khz = an_fq_bound_now(&cp->bound);
 		j.is_decidable = an_fq_policy_observed(r, p, &j.obs_khz);
 		j.why = "no frequency observed yet";
+		an_fq_obs_doubt(r, p, &j);
 	}
 	an_fq_key_judge(r, &cp->key, &j, NULL);
 	cp->was_busy = is_busy;

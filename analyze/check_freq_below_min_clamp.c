@@ -67,8 +67,12 @@ static void rejudge(struct an_replay *r, const struct an_freq_policy *p, int cpu
 		.what = "floor",
 	};
 
-	if (fc->key.has_state && fc->key.is_decidable)
-		an_fq_key_judge(r, &fc->key, &j, NULL);
+	if (!fc->key.has_state || !fc->key.is_decidable)
+		return;
+	/* an integrity window learnt since (lost events) covers this instant */
+	if (an_fq_cpu_undecidable(r, cpu, ts_ns, &j.is_hiding, &j.why))
+		j.is_decidable = false;
+	an_fq_key_judge(r, &fc->key, &j, NULL);
 }
 
 /* Grace ends before @before_ns, in time order per CPU. */
@@ -144,6 +148,7 @@ static void judge_cpu(struct an_replay *r, const struct an_freq_policy *p, int c
 		j.lo_khz = an_fq_bound_now(&fc->bound);
 		j.is_decidable = has_obs;
 		j.why = "no frequency observed yet";
+		an_fq_obs_doubt(r, p, &j);
 	}
 	an_fq_key_judge(r, &fc->key, &j, NULL);
 }

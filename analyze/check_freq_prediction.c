@@ -382,6 +382,9 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 	bool has_pred;
 	unsigned int lo = 0, hi = 0;
 
+	/* S15 measures between changes the trace shows: none across a loss */
+	if (!has_obs)
+		pp->has_seen = false;
 	if (has_obs && (!pp->has_seen || j.obs_khz != pp->seen_khz)) {
 		is_change = pp->has_seen;
 		if (is_change)
@@ -404,6 +407,7 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 		j.hi_khz = an_fq_bound_now(&pp->hi);
 		j.is_decidable = has_obs;
 		j.why = "no frequency observed yet";
+		an_fq_obs_doubt(r, p, &j);
 	}
 	count(k, pp, &j, is_change, lo);
 	an_fq_key_judge(r, &pp->key, &j, &k->tally);

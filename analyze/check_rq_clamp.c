@@ -36,8 +36,9 @@
  * start of __schedule(), some time before the sched_switch event that shows
  * it, and a group clamp write re-accounts only the tasks still queued then
  * (uclamp_update_active(), MR5/VR10). So when a group write falls between a
- * CPU's last event and a switch that leaves it idle because its task went to
- * sleep, the kernel may have dequeued the task with its old effective
+ * CPU's last sign that its task was still counted (see counted_cpu()) and a
+ * switch that leaves it idle because its
+ * task went to sleep, the kernel may have dequeued the task with its old effective
  * UCLAMP_MAX: the idle CPU then retains that one (MR4/VR11). Until the CPU
  * leaves idle, its observed pair agrees with either the model's or the one
  * with the leaving task's effective value before the write.
@@ -247,7 +248,8 @@ static void observe(struct an_replay *r, struct rq_check *k, const struct an_eve
 			.check = AN_CHECK_RQ_CLAMP, .cpu = cpu, .pid = -1,
 			.ts_start_ns = ev->ts_ns, .rule = "",
 		};
-		bool is_hiding = c->is_lost || c->undecided_until_ns >= ev->ts_ns ||
+		bool is_hiding = c->is_lost || c->is_lost_doubt ||
+				 c->undecided_until_ns >= ev->ts_ns ||
 				 r->sys.is_undefined;
 
 		snprintf(w.message, sizeof(w.message), "rq of cpu %d not known%s", cpu,
@@ -285,18 +287,49 @@ static bool is_group_write(const struct an_event *ev)
 	       (ev->type == AN_EV_PRINT && ev->print.marker.kind == AN_MARKER_CGROUP);
 }
 
+/*
+ * The CPU whose queued task @ev shows was still counted after a group write:
+ * its scheduler events, a snapshot of its rq clamps, the task's effective
+ * clamps. Schedutil's utilization and frequency events and idle events show
+ * nothing: schedutil runs inside the very dequeue of a task going to sleep,
+ * before its sched_switch. -1: none.
+ */
+static int counted_cpu(const struct rq_check *k, const struct an_event *ev)
+{
+	switch (ev->type) {
+	case AN_EV_UCLAMP_UTIL_CFS:
+		return ev->util_cfs.cpu;
+	case AN_EV_UCLAMP_UTIL_SE:
+		return ev->util_se.cpu;
+	case AN_EV_UCLAMP_TASK_EFF:
+		for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++)
+			if (k->cpu[cpu].is_write_quiet && k->cpu[cpu].write_pid == ev->task_eff.pid)
+				return (int)cpu;
+		return -1;
+	case AN_EV_SCHED_PELT_CFS:
+	case AN_EV_SCHED_UTIL:
+	case AN_EV_SUGOV_UTIL_UPDATE:
+	case AN_EV_CPU_FREQUENCY:
+	case AN_EV_CPU_IDLE:
+		return -1;
+	default:
+		return ev->cpu;
+	}
+}
+
 /* Before @ev is replayed: what the file comment's race needs to know. */
 static void track_before(struct an_replay *r, struct rq_check *k, const struct an_event *ev)
 {
 	const struct an_ev_switch *sw = &ev->sw;
 	struct rq_cpu *rc;
+	int cpu;
 
 	if (is_group_write(ev)) {
-		for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++) {
-			const struct an_task *t = an_replay_task(r, r->cpu[cpu].curr_pid);
+		for (unsigned int c = 0; c < k->nr_cpus; c++) {
+			const struct an_task *t = an_replay_task(r, r->cpu[c].curr_pid);
 
-			rc = &k->cpu[cpu];
-			if ((int)cpu == ev->cpu || r->cpu[cpu].curr_pid <= 0 || !t)
+			rc = &k->cpu[c];
+			if ((int)c == ev->cpu || r->cpu[c].curr_pid <= 0 || !t)
 				continue;
 			if (rc->is_write_quiet && rc->write_pid == t->mt.pid)
 				continue;	/* the value before the first write counts */
@@ -306,14 +339,15 @@ static void track_before(struct an_replay *r, struct rq_check *k, const struct a
 		}
 		return;
 	}
-	if (ev->cpu < 0 || (unsigned int)ev->cpu >= k->nr_cpus)
+	cpu = counted_cpu(k, ev);
+	if (cpu < 0 || (unsigned int)cpu >= k->nr_cpus)
 		return;
-	rc = &k->cpu[ev->cpu];
+	rc = &k->cpu[cpu];
 	if (!rc->is_write_quiet)
 		return;
 	rc->is_write_quiet = false;
-	if (ev->type == AN_EV_SCHED_SWITCH && sw->prev_pid == rc->write_pid && sw->next_pid == 0 &&
-	    !an_event_state_is_runnable(sw->prev_state)) {
+	if (ev->type == AN_EV_SCHED_SWITCH && ev->cpu == cpu && sw->prev_pid == rc->write_pid &&
+	    sw->next_pid == 0 && !an_event_state_is_runnable(sw->prev_state)) {
 		rc->has_alt = true;
 		rc->alt_max = rc->write_max;
 	}

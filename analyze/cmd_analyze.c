@@ -59,6 +59,8 @@ static const char analyze_usage[] =
 	"\n"
 	"checks: rq_clamp task_effective request_result freq_below_min_clamp\n"
 	"        freq_above_max_clamp freq_prediction groups_exhausted trace_integrity\n"
+	"lost events: trace_integrity FAIL; the other checks UNDECIDED where the\n"
+	"replay cannot know the runqueues or the frequency (see README)\n"
 	"exit status: 0 every check PASS or UNDECIDED for lack of input, 1 a check\n"
 	"failed, 2 bad usage or an unreadable trace, 3 undecided windows may hide a\n"
 	"failure (1 with --strict)\n";

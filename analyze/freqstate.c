@@ -223,6 +223,25 @@ static bool is_same(const struct an_fq_key *k, const struct an_fq_judgement *j)
 				    k->hi_khz == j->hi_khz);
 }
 
+/*
+ * The event being replayed, at @ts, shows an enqueue or a dequeue on @cpu,
+ * the CPU that emitted the kernel's frequency change: schedutil ran there.
+ */
+static bool is_enqueue_or_dequeue(const struct an_replay *r, uint64_t ts, int cpu)
+{
+	if (!r->ev || r->ev->ts_ns != ts || r->ev->cpu != cpu)
+		return false;
+	switch (r->ev->type) {
+	case AN_EV_SCHED_SWITCH:
+	case AN_EV_SCHED_WAKEUP:
+	case AN_EV_SCHED_WAKEUP_NEW:
+	case AN_EV_SCHED_MIGRATE_TASK:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /**
  * an_fq_key_judge() - the state of a key from @j->ts_ns on
  * @r: replay (its results receive windows and counters)
@@ -243,6 +262,7 @@ void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_f
 	struct an_window w = {
 		.check = j->check, .cpu = j->cpu, .pid = -1, .rule = j->rule,
 	};
+	bool is_obs_moved, is_range_moved;
 
 	if (is_same(k, j))
 		return;
@@ -252,6 +272,11 @@ void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_f
 		an_series_bound(r, j->cpu, j->check == AN_CHECK_FREQ_BELOW_MIN_CLAMP, ts,
 				j->is_decidable, j->obs_khz,
 				j->check == AN_CHECK_FREQ_BELOW_MIN_CLAMP ? j->lo_khz : j->hi_khz);
+	/* the kernel moved while the accepted range stayed, or the reverse */
+	is_obs_moved = k->has_state && k->is_decidable && j->is_decidable &&
+		       j->obs_khz != k->obs_khz && j->lo_khz == k->lo_khz && j->hi_khz == k->hi_khz;
+	is_range_moved = k->has_state && k->is_decidable && j->is_decidable &&
+			 j->obs_khz == k->obs_khz && (j->lo_khz != k->lo_khz || j->hi_khz != k->hi_khz);
 	account(k, ts, tally);
 	k->has_state = true;
 	k->since_ns = ts;
@@ -275,11 +300,26 @@ void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_f
 	an_replay_doubt_close(r, &k->doubt, ts);
 	r->res->stats[j->check].n_checked++;
 	if (k->is_ok) {
+		/*
+		 * The kernel acted on an enqueue or dequeue before the trace
+		 * showed it: schedutil runs inside enqueue_task()/dequeue_task(),
+		 * before the sched_wakeup or sched_switch that reports them. A
+		 * disagreement begun by the kernel's move and ended, within
+		 * AN_FQ_EARLY_NS, by the change the trace then shows is none.
+		 */
+		if (k->fail.is_open && k->is_fail_by_move && is_range_moved &&
+		    is_enqueue_or_dequeue(r, ts, k->move_cpu) &&
+		    ts - k->fail.w.ts_start_ns <= AN_FQ_EARLY_NS)
+			an_win_discard(&k->fail);
 		an_win_agree(r->res, &k->fail, ts);
 		return;
 	}
 	w.observed = j->obs_khz;
 	w.expected = j->obs_khz < j->lo_khz ? j->lo_khz : j->hi_khz;
+	if (!k->fail.is_open) {
+		k->is_fail_by_move = is_obs_moved && r->ev;
+		k->move_cpu = r->ev ? r->ev->cpu : -1;
+	}
 	snprintf(w.message, sizeof(w.message), "cpu %d: frequency %u kHz %s the %s %lld kHz",
 		 j->cpu, j->obs_khz, j->obs_khz < j->lo_khz ? "below" : "above", j->what,
 		 w.expected);
@@ -470,6 +510,8 @@ bool an_fq_cpu_undecidable(const struct an_replay *r, int cpu, uint64_t ts_ns,
 		*why = "inside a trace integrity window";
 	} else if (c->is_lost) {
 		*why = "runqueue forgotten after lost events";
+	} else if (c->is_lost_doubt) {
+		*why = "runqueue learnt again after lost events, its counting unknown";
 	} else {
 		*is_hiding = false;
 		*why = "runqueue not known yet";
@@ -619,6 +661,31 @@ bool an_fq_stretch_update(struct an_fq_stretch *s, const struct an_replay *r,
 }
 
 /**
+ * an_fq_obs_doubt() - why no frequency is observed, when lost events are why
+ * @r: replay
+ * @p: the policy
+ * @j: an undecidable judgement for want of an observed frequency
+ *
+ * Lost events may have hidden a cpu_frequency of @p (events.md §4: the
+ * window is UNDECIDED, and it may hide a failure).
+ */
+void an_fq_obs_doubt(const struct an_replay *r, const struct an_freq_policy *p,
+		     struct an_fq_judgement *j)
+{
+	if (j->is_decidable)
+		return;
+	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
+		const struct an_cpu *c = an_replay_cpu(r, p->su.cpu[i]);
+
+		if (c && c->is_freq_lost) {
+			j->why = "frequency unknown after lost events";
+			j->is_hiding = true;
+			return;
+		}
+	}
+}
+
+/**
  * an_fq_util_sample() - the utilization a util-signal event reports
  * @ev: any event
  * @cpu: its CPU
@@ -697,6 +764,12 @@ void an_fq_set_input(struct an_replay *r, enum an_check_id check, bool has_signa
 			continue;
 		has_policy = true;
 		has_freq |= an_fq_policy_observed(r, &r->policy[i], &khz);
+		/* seen, then forgotten at lost events */
+		for (unsigned int c = 0; c < r->policy[i].su.nr_cpus; c++) {
+			const struct an_cpu *cpu = an_replay_cpu(r, r->policy[i].su.cpu[c]);
+
+			has_freq |= cpu && cpu->is_freq_lost;
+		}
 		if (!r->policy[i].has_rate_limit)
 			an_replay_note(r, "rate limit of cpufreq policy %d unknown: %u us assumed "
 				       "for the grace", r->policy[i].id,

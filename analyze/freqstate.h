@@ -34,6 +34,13 @@
 #define AN_FQ_NO_FLOOR_KHZ	0u
 /* No upper bound (no ceiling: RT/DL runnable, unknown expectation). */
 #define AN_FQ_NO_CEILING_KHZ	UINT_MAX
+/*
+ * How long before the scheduler event that shows an enqueue or dequeue the
+ * kernel may already have acted on it (schedutil runs inside them, and the
+ * event follows): a few microseconds on hardware, 14 to 84 us seen under
+ * QEMU emulation (make check-kernel).
+ */
+#define AN_FQ_EARLY_NS		100000ull
 /* Expectations one bound keeps: they are OPPs, strictly ordered (+ lenient). */
 #define AN_FQ_MAX_PENDING	(MODEL_SU_MAX_OPPS + 2)
 
@@ -144,6 +151,8 @@ struct an_fq_key {
 	unsigned int hi_khz;
 	uint64_t since_ns;
 	const char *why;
+	bool is_fail_by_move;		/* the open FAIL began with the kernel's move */
+	int move_cpu;			/* the CPU that emitted it */
 };
 
 /**
@@ -217,6 +226,8 @@ struct an_fq_stretch {
 bool an_fq_stretch_update(struct an_fq_stretch *s, const struct an_replay *r,
 			  const struct an_freq_policy *p, unsigned int khz);
 const char *an_fq_coupling_rule(const struct an_replay *r, const struct an_freq_policy *p);
+void an_fq_obs_doubt(const struct an_replay *r, const struct an_freq_policy *p,
+		     struct an_fq_judgement *j);
 bool an_fq_util_sample(const struct an_event *ev, int *cpu, unsigned int *util_cfs,
 		       unsigned int *util_rt);
 void an_fq_set_input(struct an_replay *r, enum an_check_id check, bool has_signal,

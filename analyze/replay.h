@@ -189,6 +189,12 @@ enum an_rq_op {
  *	     doubts there may hide a failure
  * @is_leaver_known: the last counted task that left this CPU had known
  *		     clamps (its value is what an idle CPU retains, VR11/MR4)
+ * @is_lost_doubt: known again after lost events, from the tasks its switch
+ *		   showed, but the kernel may count them otherwise (order,
+ *		   a bucket's largest value MB2, older values): not decidable
+ *		   until a task is queued on its empty runqueue
+ * @is_freq_lost: lost events may have hidden a cpu_frequency of this CPU's
+ *		  policy: @freq_khz is 0 until the policy's next one
  */
 struct an_cpu {
 	bool is_seen;
@@ -214,6 +220,8 @@ struct an_cpu {
 	enum an_rq_op last_op;
 	bool is_lost;
 	bool is_leaver_known;
+	bool is_lost_doubt;
+	bool is_freq_lost;
 };
 
 /**

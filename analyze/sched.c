@@ -46,6 +46,9 @@ static enum model_class class_of(int prio, const char *comm, enum model_class df
 
 static void enqueue(struct an_replay *r, struct an_task *t, int cpu)
 {
+	/* an empty runqueue starts afresh, for the kernel and the replay alike */
+	if (r->cpu[cpu].is_lost_doubt && model_list_empty(&r->mcpu[cpu].queued))
+		r->cpu[cpu].is_lost_doubt = false;
 	model_enqueue(&r->sys, &t->mt, cpu);
 	t->last_cpu = cpu;
 	t->is_known = true;
@@ -202,6 +205,14 @@ void an_sched_inspect(struct an_replay *r, const struct an_event *ev)
 
 		add_issue(r, AN_INTEG_LOST, ev->cpu, -1, start, ts, 0,
 			  (long long)ev->lost.count);
+		/*
+		 * What the lost events did (wakeups and migrations to any CPU,
+		 * frequency changes) happened somewhere in the window: judgements
+		 * of instants up to now, made late (grace ends), are UNDECIDED.
+		 */
+		for (unsigned int i = 0; i < r->nr_cpus; i++)
+			if (ts > r->cpu[i].undecided_until_ns)
+				r->cpu[i].undecided_until_ns = ts;
 		return;
 	}
 	if (c && c->is_seen && ts < c->last_ts_ns) {
@@ -298,6 +309,8 @@ static int on_switch(struct an_replay *r, const struct an_event *ev)
 			r->nr_known_cpus++;
 		c->was_known = true;
 		c->is_known = true;
+		/* learnt from this switch alone: in doubt after lost events */
+		c->is_lost_doubt = c->is_lost;
 		c->is_lost = false;
 		c->known_since_ns = ev->ts_ns;
 	}
@@ -415,8 +428,35 @@ static void set_freq(struct an_replay *r, int cpu, unsigned int khz)
 		return;
 	c->freq_khz = khz;
 	c->freq_since_ns = r->step.ts_ns;
-	if (p)
-		p->su.cur_khz = khz;
+	c->is_freq_lost = false;
+	if (!p)
+		return;
+	p->su.cur_khz = khz;
+	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
+		struct an_cpu *o = an_replay_cpu(r, p->su.cpu[i]);
+
+		if (o)
+			o->is_freq_lost = false;
+	}
+}
+
+/*
+ * Lost events on @cpu may have hidden a cpu_frequency of its policy (of any
+ * policy when it has none): the frequency is unknown until the next one.
+ */
+static void forget_freq(struct an_replay *r, int cpu)
+{
+	const struct an_freq_policy *p = an_replay_cpu_policy(r, cpu);
+
+	for (unsigned int i = 0; i < r->nr_cpus; i++) {
+		struct an_cpu *c = &r->cpu[i];
+
+		if (p && an_replay_cpu_policy(r, (int)i) != p)
+			continue;
+		if (c->freq_khz)
+			c->is_freq_lost = true;
+		c->freq_khz = 0;
+	}
 }
 
 /* devlib's "cpu_frequency_devlib: state=N cpu_id=M" (initial frequencies). */
@@ -527,6 +567,7 @@ int an_sched_apply(struct an_replay *r, const struct an_event *ev)
 		r->nr_lost_reports++;
 		r->nr_lost_events += ev->lost.count;
 		forget_runqueues(r);
+		forget_freq(r, ev->cpu);
 		return 0;
 	default:
 		return 0;

@@ -68,6 +68,7 @@ struct sy_fkey {
 	bool is_div;			/* F beyond E now */
 	uint64_t div_start_ns;
 	bool is_certain;		/* a checker must see this window */
+	bool is_div_by_freq;		/* it began with a frequency change */
 	unsigned int last_f;
 };
 

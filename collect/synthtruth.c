@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "analyze/freqstate.h"
 #include "collect/synth_int.h"
 
 /* Longest run of events the lost-events fault drops, and the gap between two
@@ -236,9 +237,19 @@ static void fkey_update(struct synth *s, struct sy_fkey *k, uint64_t ts, unsigne
 		k->is_div = true;
 		k->div_start_ns = ts;
 		k->is_certain = false;
+		k->is_div_by_freq = f != k->last_f;
 	} else if (!beyond(k, f, e) && k->is_div) {
+		/*
+		 * A checker may take a short disagreement begun by the kernel's
+		 * move for a reaction to an enqueue or dequeue the trace shows
+		 * only after it (analyze: AN_FQ_EARLY_NS, measured from other
+		 * events than these keys are updated at: twice that here).
+		 */
+		bool is_early = k->is_div_by_freq && ts - k->div_start_ns <= 2 * AN_FQ_EARLY_NS;
+
 		k->is_div = false;
-		sy_truth_window(s, k->check, k->cpu, k->div_start_ns, ts, k->rule, !k->is_certain);
+		sy_truth_window(s, k->check, k->cpu, k->div_start_ns, ts, k->rule,
+				!k->is_certain || is_early);
 	}
 	if (k->is_div && ts >= sure_from && beyond(k, f, loosest(k)))
 		k->is_certain = true;

@@ -215,6 +215,33 @@ static const struct row {
 	  SW(0, "10.001000", 0, 120, "R", 100, 120) "CPU:0 [LOST 3 EVENTS]\n"
 	  FREQ(0, "10.008000", 500000) SW(0, "10.020000", 100, 120, "S", 0, 120),
 	  AN_PASS, "", 1, 1 },
+	/* the loss may have hidden a raise to 1500000 (found by ucval synth
+	 * --fault lost-events): the frequency is unknown until the next
+	 * cpu_frequency, and the grace end at 10.006 lies in the lost window
+	 * (10.001-10.010): no FAIL, UNDECIDED windows that may hide one. (a
+	 * stays queued while b runs: its floor holds until 10.060.) */
+	{ "EV-LOST", "a stale frequency after lost events is not trusted", { 0 },
+	  AN_CHECK_FREQ_BELOW_MIN_CLAMP,
+	  ML61 TASK(100, "util_min=512") FREQ(0, "10.000100", 500000)
+	  SW(0, "10.001000", 0, 120, "R", 100, 120) "CPU:0 [LOST 1 EVENTS]\n"
+	  WAKE(0, "10.010000", 200, 120) SW(0, "10.011000", 100, 120, "R+", 200, 120)
+	  SW(0, "10.040000", 200, 120, "S", 100, 120) SW(0, "10.060000", 100, 120, "S", 0, 120),
+	  AN_PASS, "", 1, 1 },
+	{ "MS1", "... which the same trace without the loss fails", { 0 },
+	  AN_CHECK_FREQ_BELOW_MIN_CLAMP,
+	  ML61 TASK(100, "util_min=512") FREQ(0, "10.000100", 500000)
+	  SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  WAKE(0, "10.010000", 200, 120) SW(0, "10.011000", 100, 120, "R+", 200, 120)
+	  SW(0, "10.040000", 200, 120, "S", 100, 120) SW(0, "10.060000", 100, 120, "S", 0, 120),
+	  AN_FAIL, "0:10006000000-10060000000 1500000>500000 MS1", 0, -1 },
+	/* the S15 row below with a loss between the two changes: the interval
+	 * between them is not measured */
+	{ "EV-LOST", "no rate-limit verdict across lost events", { 0 }, AN_CHECK_FREQ_PREDICTION,
+	  ML510(10000) FREQ(0, "10.000100", 500000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  PELT(0, "10.001100", 300) FREQ(0, "10.003000", 1000000) PELT(0, "10.004000", 500)
+	  "CPU:0 [LOST 2 EVENTS]\n" FREQ(0, "10.005000", 1500000)
+	  SW(0, "10.030000", 100, 120, "S", 0, 120),
+	  AN_PASS, "", 1, 1 },
 	/* a (CPU 0) and b (CPU 1) ask max 300, one policy: (F+F/4)*300/1024 =
 	 * 732421 -> 1000000; b's CPU keeps MAX 300 once idle (VR11) */
 	{ "VR11", "ceiling with idle-retained MAX on a shared policy", { 0 },
@@ -286,6 +313,25 @@ static const struct row {
 	  MARK("10.002000", "setattr pid=100 util_max=300 flags=0x40 ret=0")
 	  SW(0, "10.020000", 100, 120, "S", 0, 120),
 	  AN_PASS, "", 0, -1 },
+	/* a (max 300) runs: ceiling 1000000 from 10.006. schedutil runs inside
+	 * the enqueue of b (no clamp) and raises to 2000000 14 us before the
+	 * sched_wakeup that shows b: the kernel's move precedes the event that
+	 * explains it, by less than AN_FQ_EARLY_NS (100 us): no mismatch */
+	{ "events.md §4", "the kernel acts on an enqueue before its sched_wakeup", { 0 },
+	  AN_CHECK_FREQ_ABOVE_MAX_CLAMP,
+	  ML61 TASK(100, "util_max=300") TASK(200, "util_max=1024") FREQ(0, "10.000100", 1000000)
+	  SW(0, "10.001000", 0, 120, "R", 100, 120) FREQ(0, "10.010000", 2000000)
+	  WAKE(0, "10.010014", 200, 120) SW(0, "10.020000", 100, 120, "S", 200, 120)
+	  SW(0, "10.030000", 200, 120, "S", 0, 120),
+	  AN_PASS, "", 0, -1 },
+	/* the same move 150 us before b shows: no enqueue takes that long */
+	{ "MS1", "a move the trace explains only 150 us later", { 0 },
+	  AN_CHECK_FREQ_ABOVE_MAX_CLAMP,
+	  ML61 TASK(100, "util_max=300") TASK(200, "util_max=1024") FREQ(0, "10.000100", 1000000)
+	  SW(0, "10.001000", 0, 120, "R", 100, 120) FREQ(0, "10.010000", 2000000)
+	  WAKE(0, "10.010150", 200, 120) SW(0, "10.020000", 100, 120, "S", 200, 120)
+	  SW(0, "10.030000", 200, 120, "S", 0, 120),
+	  AN_FAIL, "0:10010000000-10010150000 1000000>2000000 MS1", 0, -1 },
 	/* a DL task queued lifts the ceiling (S24); sugov:0 does not */
 	{ "S24", "DL runnable: no ceiling", { 0 }, AN_CHECK_FREQ_ABOVE_MAX_CLAMP,
 	  ML61 TASK(100, "util_max=300") FREQ(0, "10.000100", 1000000)

@@ -365,11 +365,21 @@ static const struct {
 	     MARK("2.000500", "cgroup path=/g util_max=1024") SW(1, "2.001000", 100, "S", 0)
 	     CFS(1, "2.001100", 0, 1024),
 	  AN_PASS, 0, 0, false, NULL },
-	/* an event of CPU 1 after the write: 100 was still queued, re-accounted */
+	/* schedutil evaluates inside that dequeue: its events prove nothing */
+	{ "MR4: util and frequency events inside the dequeue", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "cgroup path=/g util_max=300")
+	     MARK("1.000200", "task pid=100 cgroup=/g") SW(1, "2.000000", 0, "R", 100)
+	     MARK("2.000500", "cgroup path=/g util_max=1024")
+	     "x-1 [001] 2.000900: sched_pelt_cfs: cpu=1 path=/ util=100\n"
+	     "x-1 [001] 2.000950: cpu_frequency: state=500000 cpu_id=1\n"
+	     SW(1, "2.001000", 100, "S", 0) CFS(1, "2.001100", 0, 300),
+	  AN_PASS, 0, 0, false, NULL },
+	/* 100 writes a marker on CPU 1 after the write: still queued, re-accounted */
 	{ "MR4: a sleep after an event that follows the write", AN_CHECK_RQ_CLAMP,
 	  ML MARK("1.000100", "cgroup path=/g util_max=300")
 	     MARK("1.000200", "task pid=100 cgroup=/g") SW(1, "2.000000", 0, "R", 100)
-	     MARK("2.000500", "cgroup path=/g util_max=1024") CFS(1, "2.000700", 0, 1024)
+	     MARK("2.000500", "cgroup path=/g util_max=1024")
+	     "p-100 [001] 2.000700: tracing_mark_write: still here\n"
 	     SW(1, "2.001000", 100, "S", 0) CFS(1, "2.001100", 0, 300),
 	  AN_FAIL, 1, 0, false, "MR4" },
 	/* preempted, still queued: re-accounted by the write */
@@ -379,6 +389,30 @@ static const struct {
 	     MARK("2.000500", "cgroup path=/g util_max=1024") SW(1, "2.001000", 100, "R+", 0)
 	     CFS(1, "2.001100", 0, 300),
 	  AN_FAIL, 1, 0, false, "MR5" },
+	/* MB2: a's and b's values share a bucket, which keeps 400 after b
+	 * leaves while a stays queued; after the loss the replay learns a and b
+	 * at the switch in another order (found by ucval synth --fault
+	 * lost-events): in doubt until a task is queued on an empty runqueue */
+	{ "EV-LOST: a runqueue learnt again after lost events is in doubt", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "task pid=100 util_min=300") MARK("1.000200", "task pid=200 util_min=400")
+	     SW(1, "2.000000", 0, "R", 100) WAKE(1, "2.000100", 200) CFS(1, "2.000200", 400, 1024)
+	     SW(1, "2.001000", 100, "R+", 200) "CPU:1 [LOST 3 EVENTS]\n"
+	     SW(1, "2.003000", 200, "S", 100) CFS(1, "2.003100", 400, 1024),
+	  AN_PASS, 0, 1, true, NULL },
+	{ "MB2: ... and the same without the loss agrees", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "task pid=100 util_min=300") MARK("1.000200", "task pid=200 util_min=400")
+	     SW(1, "2.000000", 0, "R", 100) WAKE(1, "2.000100", 200) CFS(1, "2.000200", 400, 1024)
+	     SW(1, "2.001000", 100, "R+", 200)
+	     SW(1, "2.003000", 200, "S", 100) CFS(1, "2.003100", 400, 1024),
+	  AN_PASS, 0, 0, false, NULL },
+	/* the doubt ends when a task is queued on the empty runqueue */
+	{ "EV-LOST: an empty runqueue starts afresh", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "task pid=100 util_min=300") MARK("1.000200", "task pid=200 util_min=400")
+	     SW(1, "2.000000", 0, "R", 100) WAKE(1, "2.000100", 200)
+	     SW(1, "2.001000", 100, "R+", 200) "CPU:1 [LOST 3 EVENTS]\n"
+	     SW(1, "2.003000", 200, "S", 100) CFS(1, "2.003100", 400, 1024)
+	     SW(1, "2.004000", 100, "S", 0) WAKE(1, "2.005000", 100) CFS(1, "2.005100", 0, 1024),
+	  AN_FAIL, 1, 1, true, "MR3" },
 	{ "no uclamp util event: UNDECIDED", AN_CHECK_RQ_CLAMP,
 	  V3 SW(1, "2.000000", 0, "R", 0),
 	  AN_UNDECIDED, 0, 0, false, NULL },
