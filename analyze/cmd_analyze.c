@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -540,6 +541,49 @@ static void progress(void *ctx, uint64_t n)
  * Analyze one trace: hash, replay, store, print. The table and the JSON
  * object are written to @out / @json in one piece each.
  */
+/* The file's sha256, computed beside the analysis (hash_thread()). */
+struct hash_job {
+	const char *path;
+	char *hex;
+	struct an_diag d;
+	int err;
+};
+
+static void *hash_thread(void *arg)
+{
+	struct hash_job *h = arg;
+
+	h->err = an_sha256_file(h->path, h->hex, &h->d);
+	return NULL;
+}
+
+/*
+ * Analyze @path into @t while another thread hashes it: the hash reads the
+ * file once more (from the page cache) and need not wait for the replay. A
+ * hashing error wins: it is the plainer message (the file cannot be read).
+ */
+static int analyze_and_hash(const char *path, struct an_analyze_opts *an, struct trace_run *t,
+			    struct an_diag *d)
+{
+	struct hash_job h = { .path = path, .hex = t->sha256 };
+	pthread_t tid;
+	bool is_threaded;
+	int err;
+
+	an_diag_clear(&h.d);
+	is_threaded = !pthread_create(&tid, NULL, hash_thread, &h);
+	if (!is_threaded)
+		hash_thread(&h);
+	err = an_analyze_path(path, an, &t->res, &t->sum, d);
+	if (is_threaded)
+		pthread_join(tid, NULL);
+	if (h.err) {
+		*d = h.d;
+		return h.err;
+	}
+	return err;
+}
+
 static int run_trace(struct cmd_opts *o, const char *path, struct an_db **db, FILE *out,
 		     FILE *json)
 {
@@ -565,9 +609,7 @@ static int run_trace(struct cmd_opts *o, const char *path, struct an_db **db, FI
 		an.progress_ctx = (void *)path;
 		an.progress_every = PROGRESS_EVERY;
 	}
-	err = an_sha256_file(path, t->sha256, &d);
-	if (!err)
-		err = an_analyze_path(path, &an, &t->res, &t->sum, &d);
+	err = analyze_and_hash(path, &an, t, &d);
 	if (an.progress && t->sum.n_events >= PROGRESS_EVERY)
 		fputc('\n', stderr);
 	if (err)

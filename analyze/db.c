@@ -361,13 +361,18 @@ int an_db_open(struct an_db **out, const char *path, struct an_diag *d)
 		err = an_diag_fail(d, -ENOMEM, "out of memory");
 		goto out_free;
 	}
-	if (sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-			    NULL) != SQLITE_OK) {
+	/* one connection per worker, never shared between threads: no mutexes */
+	if (sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		err = db_fail(db, d, "cannot open");
 		goto out_free;
 	}
 	sqlite3_busy_timeout(db->conn, AN_DB_BUSY_TIMEOUT_MS);
 	err = exec(db, "PRAGMA foreign_keys = ON", d);
+	/* WAL: a commit stays atomic and durable against a crash of ucval; only
+	 * a power loss may undo the last traces (never corrupt the file) */
+	if (!err)
+		err = exec(db, "PRAGMA synchronous = NORMAL", d);
 	if (!err)
 		err = set_wal(db, d);
 	if (!err)

@@ -15,10 +15,17 @@ void an_diag_clear(struct an_diag *d)
 {
 	if (!d)
 		return;
-	memset(d, 0, sizeof(*d));
+	/* every field, strings by their first byte: readers clear per event */
+	d->err = 0;
 	d->what = "read";
+	d->file[0] = '\0';
+	d->line = 0;
+	d->record = 0;
 	d->offset = -1;
 	d->cpu = -1;
+	d->event[0] = '\0';
+	d->field[0] = '\0';
+	d->message[0] = '\0';
 }
 
 /**

@@ -354,11 +354,12 @@ void an_fq_key_close(struct an_replay *r, struct an_fq_key *k, uint64_t end_ns,
  * an_fq_policy_usable() - whether bounds and predictions can be computed
  * @p: the policy, may be NULL
  *
- * Return: true when it has an OPP table and model_su_policy_check() accepts it.
+ * Return: true when it has an OPP table and model_su_policy_check() accepts it
+ * (checked when the policy changes, an_replay_policy_changed()).
  */
 bool an_fq_policy_usable(const struct an_freq_policy *p)
 {
-	return p && p->has_opps && !model_su_policy_check(&p->su, NULL);
+	return p && p->is_usable;
 }
 
 /**

@@ -225,11 +225,16 @@ int an_reader_next(struct an_reader *r, struct an_event *ev, struct an_diag *d)
 	int rc;
 
 	an_diag_clear(d);
-	an_diag_set_file(d, "decode", r->path);
-	if (r->failed)
+	d->what = "decode";
+	if (r->failed) {
+		an_diag_set_file(d, "decode", r->path);
 		return an_diag_fail(d, AN_E_STATE, "reader stopped after: %s",
 				    an_error_str(r->failed));
+	}
 	rc = r->dat ? an_tracedat_next(r->dat, ev, d) : an_text_next(r->text, ev, d);
+	/* the path is copied only when there is something to say */
+	if (rc < 0 && !d->file[0])
+		snprintf(d->file, sizeof(d->file), "%s", r->path);
 	if (rc > 0) {
 		r->info.nr_events++;
 		if (ev->type == AN_EV_UNKNOWN)

@@ -237,7 +237,20 @@ void an_replay_sync_policies(struct an_replay *r)
 			else if (r->plat.cpu[p->su.cpu[k]].cur_khz)
 				p->su.cur_khz = r->plat.cpu[p->su.cpu[k]].cur_khz;
 		}
+		an_replay_policy_changed(p);
 	}
+}
+
+/**
+ * an_replay_policy_changed() - a policy's description changed: validate it
+ * again (its OPPs, limits, capacity, CPUs; not its current frequency)
+ * @p: the policy
+ *
+ * Checks read p->is_usable at every event instead of validating each time.
+ */
+void an_replay_policy_changed(struct an_freq_policy *p)
+{
+	p->is_usable = p->has_opps && !model_su_policy_check(&p->su, NULL);
 }
 
 static const char *release_of(const struct an_replay *r)

@@ -244,7 +244,10 @@ struct an_freq_policy {
 	bool has_opps;
 	bool has_limits;
 	bool has_rate_limit;
+	bool is_usable;		/* has OPPs, model_su_policy_check() accepts @su */
 };
+
+void an_replay_policy_changed(struct an_freq_policy *p);
 
 /* Trace integrity problems the replay finds (events.md §4, trace_integrity). */
 enum an_integrity {
