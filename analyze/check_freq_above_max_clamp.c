@@ -32,6 +32,7 @@
 #include "analyze/checks.h"
 #include "analyze/freqstate.h"
 #include "analyze/malloc.h"
+#include "reports/explain.h"
 
 #define CHECK	AN_CHECK_FREQ_ABOVE_MAX_CLAMP
 
@@ -73,6 +74,35 @@ static int setup(struct ceil_check *k, const struct an_replay *r)
 	return 0;
 }
 
+/*
+ * The model's chain behind a policy's ceiling (MS1/VS1, MR4/VR11, S8-S10),
+ * and the busy hold when it lifts it (S18).
+ */
+static void explain(const struct an_replay *r, const void *ctx, char *buf, size_t size)
+{
+	const struct ceil_policy *cp = ctx;
+	const struct an_freq_policy *p = NULL;
+	struct model_su_cpu_in in[MODEL_SU_MAX_CPUS];
+	struct model_su_explain ex = { 0 };
+	struct model_su_bound b;
+	size_t at;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < r->nr_policies && !p; i++)
+		if (r->policy[i].su.cpu[0] == cp->key.fail.w.cpu)
+			p = &r->policy[i];
+	if (!p)
+		return;
+	for (unsigned int c = 0; c < p->su.nr_cpus; c++)
+		an_fq_cpu_in(r, p->su.cpu[c], &in[c]);
+	if (model_su_ceiling(&p->su, in, &b, &ex))
+		return;
+	at = rep_explain_format(buf, size, &ex, "");
+	if (cp->stretch.is_open && b.is_bounded && cp->stretch.max_khz > b.freq_khz && at < size)
+		snprintf(buf + at, size - at, "%-5s %-28s %u\n", "S18",
+			 "busy hold: stretch's highest", cp->stretch.max_khz);
+}
+
 static void drop_until(struct an_replay *r, const struct an_freq_policy *p,
 		       struct ceil_policy *cp, uint64_t before_ns)
 {
@@ -83,6 +113,7 @@ static void drop_until(struct an_replay *r, const struct an_freq_policy *p,
 			.check = CHECK, .cpu = p->su.cpu[0], .ts_ns = t, .is_decidable = true,
 			.obs_khz = cp->key.obs_khz, .lo_khz = AN_FQ_NO_FLOOR_KHZ,
 			.rule = an_fq_coupling_rule(r, p), .what = "ceiling",
+			.explain = explain, .explain_ctx = cp,
 		};
 
 		an_fq_bound_drop(&cp->bound, t);
@@ -167,6 +198,7 @@ static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
 	struct an_fq_judgement j = {
 		.check = CHECK, .cpu = p->su.cpu[0], .ts_ns = now,
 		.rule = an_fq_coupling_rule(r, p), .what = "ceiling",
+		.explain = explain, .explain_ctx = cp,
 	};
 	bool is_busy = an_fq_policy_busy(r, p);
 	unsigned int khz;

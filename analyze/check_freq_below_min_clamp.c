@@ -24,6 +24,7 @@
 #include "analyze/checks.h"
 #include "analyze/freqstate.h"
 #include "analyze/malloc.h"
+#include "reports/explain.h"
 
 #define CHECK	AN_CHECK_FREQ_BELOW_MIN_CLAMP
 
@@ -56,15 +57,35 @@ static int setup(struct floor_check *k, const struct an_replay *r)
 	return 0;
 }
 
+struct explain_ctx {
+	const struct an_freq_policy *p;
+	int cpu;
+};
+
+/* The model's chain behind the floor of a CPU (MS1/VS1, S8-S10). */
+static void explain(const struct an_replay *r, const void *ctx, char *buf, size_t size)
+{
+	const struct explain_ctx *c = ctx;
+	struct model_su_explain ex = { 0 };
+	struct model_su_cpu_in in;
+	struct model_su_bound b;
+
+	buf[0] = '\0';
+	an_fq_cpu_in(r, c->cpu, &in);
+	if (!model_su_floor(&c->p->su, &in, &b, &ex))
+		rep_explain_format(buf, size, &ex, "");
+}
+
 /* Judge @fc at @ts_ns with its bound in force, the key's observation kept. */
 static void rejudge(struct an_replay *r, const struct an_freq_policy *p, int cpu,
 		    struct floor_cpu *fc, uint64_t ts_ns)
 {
+	struct explain_ctx ec = { p, cpu };
 	struct an_fq_judgement j = {
 		.check = CHECK, .cpu = cpu, .ts_ns = ts_ns, .is_decidable = true,
 		.obs_khz = fc->key.obs_khz, .lo_khz = an_fq_bound_now(&fc->bound),
 		.hi_khz = AN_FQ_NO_CEILING_KHZ, .rule = an_fq_coupling_rule(r, p),
-		.what = "floor",
+		.what = "floor", .explain = explain, .explain_ctx = &ec,
 	};
 
 	if (!fc->key.has_state || !fc->key.is_decidable)
@@ -129,10 +150,11 @@ static void judge_cpu(struct an_replay *r, const struct an_freq_policy *p, int c
 {
 	uint64_t now = r->step.ts_ns;
 	struct an_fq_times g;
+	struct explain_ctx ec = { p, cpu };
 	struct an_fq_judgement j = {
 		.check = CHECK, .cpu = cpu, .ts_ns = now, .obs_khz = obs,
 		.hi_khz = AN_FQ_NO_CEILING_KHZ, .rule = an_fq_coupling_rule(r, p),
-		.what = "floor",
+		.what = "floor", .explain = explain, .explain_ctx = &ec,
 	};
 	unsigned int khz;
 

@@ -144,6 +144,42 @@ static bool walk_old_eff(struct an_replay *r, const struct walk *w, struct model
 	return true;
 }
 
+/* Append one "RULE  label  value" line to @buf (as rq_clamp's chains). */
+static void explain_line(char *buf, size_t size, size_t *at, const char *rule,
+			 const char *label, int value)
+{
+	int n = *at < size ? snprintf(buf + *at, size - *at, "%-5s %-28s %d\n", rule, label,
+				      value) : -1;
+
+	if (n > 0)
+		*at += (size_t)n < size - *at ? (size_t)n : size - *at - 1;
+}
+
+/*
+ * Why the model holds @mt's effective value of @id: the task's request, its
+ * group's effective value (the group restricts, v3 VT5/VT7, mainline MT5),
+ * the system default (VT8, MT1), the result (VT1, MT1).
+ */
+static void explain(const struct an_replay *r, const struct model_task *mt,
+		    enum model_clamp_id id, char *buf, size_t size)
+{
+	bool is_v3 = r->variant == MODEL_V3;
+	const char *path = an_tgroups_path(r->tgroups, mt->tg);
+	char label[64];
+	size_t at = 0;
+
+	buf[0] = '\0';
+	explain_line(buf, size, &at, is_v3 ? "VT1" : "MT1",
+		     id == MODEL_UCLAMP_MIN ? "request util_min" : "request util_max",
+		     mt->req[id].value);
+	snprintf(label, sizeof(label), "group %.20s effective", path ? path : "?");
+	explain_line(buf, size, &at, is_v3 ? "VT7" : "MT5", label, mt->tg->eff[id].value);
+	explain_line(buf, size, &at, is_v3 ? "VT8" : "MT1", "system default",
+		     r->sys.dflt[id].value);
+	explain_line(buf, size, &at, is_v3 ? "VT1" : "MT1", "effective",
+		     model_task_eff(&r->sys, mt, id, NULL));
+}
+
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
 {
 	struct eff_check *k = ctx;
@@ -187,6 +223,12 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		r->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
 		an_replay_doubt_close(r, &ent->doubt, ev->ts_ns);
 		an_win_observe(r->res, &ent->fail, &w);
+		if (ent->fail.w.n_events == 1) {
+			char text[AN_WINDOW_EXPLAIN_LEN];
+
+			explain(r, &t->mt, (enum model_clamp_id)e->clamp_id, text, sizeof(text));
+			an_win_set_explain(&ent->fail, text);
+		}
 	} else {
 		an_replay_doubt(r, &ent->doubt, &w, true);
 	}

@@ -67,6 +67,23 @@ static struct model_tg *find(const struct an_tgroups *g, const char *path)
 	return NULL;
 }
 
+/**
+ * an_tgroups_path() - the cgroup path of @tg
+ * @g: the groups
+ * @tg: a group of @g, or the root group
+ *
+ * Return: its path ("/" for the root group), or NULL for a group @g lacks.
+ */
+const char *an_tgroups_path(const struct an_tgroups *g, const struct model_tg *tg)
+{
+	if (!tg->parent)
+		return "/";
+	for (size_t i = 0; i < g->nr; i++)
+		if (g->ent[i].tg == tg)
+			return g->ent[i].path;
+	return NULL;
+}
+
 int an_tgroups_get(struct an_tgroups *g, struct model_sys *sys, const char *path,
 		   struct model_tg **out)
 {

@@ -33,6 +33,7 @@ void an_tgroups_free(struct an_tgroups *g);
  * Return: 0, -ENOMEM, -EINVAL (path too long), or the model's error for a
  * group it cannot create (then @out is the deepest parent that exists).
  */
+const char *an_tgroups_path(const struct an_tgroups *g, const struct model_tg *tg);
 int an_tgroups_get(struct an_tgroups *g, struct model_sys *sys, const char *path,
 		   struct model_tg **out);
 

@@ -36,6 +36,7 @@ void an_wintab_free(struct an_wintab *t)
 		while (e) {
 			struct an_wintab_ent *next = e->next;
 
+			an_win_release(&e->fail);	/* a window never closed (errors) */
 			free(e);
 			e = next;
 		}

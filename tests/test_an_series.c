@@ -200,6 +200,53 @@ static void test_explain_rq(void **state)
 }
 
 /*
+ * The chains of the other checks' FAIL fixtures: the floor (MS1: rq MIN 512
+ * on 6.1 -> 1.25 x 2000000 x 512 / 1024 = 1250000 -> OPP 1500000), the
+ * ceiling of a shared policy (v3: CPU 0's utilization taken at the capacity,
+ * clamped to MAX 300: (F + F/4) x 300 / 1024 = 732421 -> 1000000), and a
+ * task's effective value (its request 300 restricted by the system default
+ * 200, MT1).
+ */
+static void test_explain_checks(void **state)
+{
+	static const struct {
+		const char *fixture;
+		const char *rule;
+		const char *explain;
+	} rows[] = {
+		{ "freq_below_min_clamp-fail.txt", "MS1",
+		  "MS1   floor util (rq min after inversion) 512\n"
+		  "S9    raw target kHz               1250000\n"
+		  "S10   floor OPP kHz                1500000\n" },
+		{ "freq_above_max_clamp-fail.txt", "VS1",
+		  "S13   ceiling cpu                  0\n"
+		  "S5    util_cfs+util_rt             1024\n"
+		  "VR8   clamped util                 300\n"
+		  "S24   irq-scaled + bw_dl           300\n"
+		  "S9    raw target kHz               732421\n"
+		  "S10   ceiling OPP kHz              1000000\n" },
+		{ "task_effective-fail.txt", "MT1",
+		  "MT1   request util_max             300\n"
+		  "MT5   group / effective            200\n"
+		  "MT1   system default               200\n"
+		  "MT1   effective                    200\n" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct find_win f = { .rule = rows[i].rule };
+		struct run u;
+
+		run_fixture(&u, rows[i].fixture, NULL);
+		an_winbuf_for_each(&u.wins, find_win, &f);
+		if (strcmp(f.explain, rows[i].explain))
+			fail_msg("%s: explanation\n%s\nwant\n%s", rows[i].fixture, f.explain,
+				 rows[i].explain);
+		run_free(&u);
+	}
+}
+
+/*
  * schedutil.md S9/S10 on 5.10 (F = 1.25 × 2000000 × util / 1024): util 100
  * → 244140 → OPP 500000; util 300 → 732421 → 1000000. The observed
  * frequency follows 2 ms later (traces/freq_prediction-pass.txt).
@@ -454,7 +501,10 @@ static void test_readme_queries(void **state)
 		"traces/freq_below_min_clamp-fail.txt|5.0",
 		"0|500000|28.8|30.9",
 		"NULL|4|0.5",
-		"traces/freq_above_max_clamp-fail.txt|freq_above_max_clamp|0|10000000|VS1|NULL",
+		"traces/freq_above_max_clamp-fail.txt|freq_above_max_clamp|0|10000000|VS1|"
+		"S13   ceiling cpu                  0\nS5    util_cfs+util_rt             1024\n"
+		"VR8   clamped util                 300\nS24   irq-scaled + bw_dl           300\n"
+		"S9    raw target kHz               732421\nS10   ceiling OPP kHz              1000000\n",
 		"256|768",
 		"traces/freq_prediction-fail.txt|22.9",
 		"traces/groups_exhausted-fail.txt|40000300000|300|NULL|128|0|-28",
@@ -499,6 +549,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clamp_intervals),
 		cmocka_unit_test(test_explain_rq),
+		cmocka_unit_test(test_explain_checks),
 		cmocka_unit_test(test_freq_intervals),
 		cmocka_unit_test(test_freq_bounds),
 		cmocka_unit_test(test_requests),

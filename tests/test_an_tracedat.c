@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -340,6 +341,78 @@ static void test_dat_synthetic(void **state)
 	unlink(path);
 }
 
+/* Resident kB of the mappings of inode @ino (smaps), and how many there are. */
+static unsigned long mapped_kb(ino_t ino, unsigned int *nr)
+{
+	FILE *f = fopen("/proc/self/smaps", "re");
+	char line[512];
+	unsigned long kb = 0, v;
+	bool is_ours = false;
+
+	*nr = 0;
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long i;
+		char perms[8];
+		unsigned int major, minor;
+		unsigned long long off;
+
+		if (sscanf(line, "%*x-%*x %7s %llx %x:%x %llu", perms, &off, &major, &minor,
+			   &i) == 5) {
+			is_ours = i == (unsigned long long)ino;
+			*nr += is_ours;
+		} else if (is_ours && sscanf(line, "Rss: %lu kB", &v) == 1) {
+			kb += v;
+		}
+	}
+	fclose(f);
+	return kb;
+}
+
+/*
+ * Memory does not follow the file: libtracecmd maps each CPU's data and
+ * never unmaps it; the reader gives back the pages behind each CPU (4 MB
+ * steps) and unmaps what the library left at close (analyze/tracedat.c).
+ * A 2-CPU trace of about 60 MB keeps at most 2 x 4 MB resident plus the
+ * pages in use, and nothing once closed.
+ */
+static void test_dat_memory(void **state)
+{
+	const char *ucval = getenv("UCVAL");
+	char path[512], cmd[1024];
+	struct an_reader *r;
+	struct an_event ev;
+	struct an_diag d;
+	struct stat st;
+	unsigned long kb;
+	unsigned int nr;
+	int rc;
+
+	(void)state;
+	if (!ucval) {
+		printf("# skip: UCVAL (the ucval binary, for ucval synth) is not set\n");
+		return;
+	}
+	tmp_path(path, sizeof(path), "memory");
+	snprintf(cmd, sizeof(cmd), "'%s' synth -q -o '%s' --seed 5 --cpus 2 --events 1500000",
+		 ucval, path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size > 40 * 1024 * 1024);
+	assert_int_equal(an_reader_open(path, &r, &d), 0);
+	while ((rc = an_reader_next(r, &ev, &d)) != 0)
+		assert_true(rc > 0);
+	kb = mapped_kb(st.st_ino, &nr);
+	printf("# %lld MB file: %lu kB of it resident at the end, %u mappings\n",
+	       (long long)st.st_size >> 20, kb, nr);
+	assert_true(kb < 12 * 1024);
+	an_reader_close(r);
+	kb = mapped_kb(st.st_ino, &nr);
+	assert_int_equal(nr, 0);
+	assert_int_equal(kb, 0);
+	unlink(path);
+}
+
 /* The synthetic trace and its trace-cmd report -N -t text decode alike. */
 static void test_dat_synthetic_as_text(void **state)
 {
@@ -652,6 +725,7 @@ int main(void)
 		cmocka_unit_test(test_dat_juno_as_text),
 		cmocka_unit_test(test_dat_juno_as_v7),
 		cmocka_unit_test(test_dat_synthetic),
+		cmocka_unit_test(test_dat_memory),
 		cmocka_unit_test(test_dat_synthetic_as_text),
 		cmocka_unit_test(test_dat_truncated),
 		cmocka_unit_test(test_dat_truncated_v7),
