@@ -91,18 +91,9 @@ static void walk_start(struct walk *w, struct model_tg *tg, int cpu)
 /* Events the writing CPU may show while it walks (the walk's own, wakeups). */
 static bool is_walk_event(enum an_event_type type)
 {
-	switch (type) {
-	case AN_EV_UCLAMP_TG:
-	case AN_EV_UCLAMP_TASK_EFF:
-	case AN_EV_UCLAMP_UTIL_SE:
-	case AN_EV_UCLAMP_UTIL_CFS:
-	case AN_EV_SCHED_WAKEUP:
-	case AN_EV_SCHED_WAKEUP_NEW:
-	case AN_EV_SCHED_MIGRATE_TASK:
-		return true;
-	default:
-		return false;
-	}
+	return type == AN_EV_UCLAMP_TG || type == AN_EV_UCLAMP_TASK_EFF ||
+	       type == AN_EV_UCLAMP_UTIL_SE || type == AN_EV_UCLAMP_UTIL_CFS ||
+	       an_event_is_enqueue(type);
 }
 
 /* Before @ev is replayed: a walk starts, reaches a group, or ends. */

@@ -33,3 +33,9 @@ bool an_event_state_is_runnable(const char *state)
 	return state[0] == 'R' && (state[1] == '\0' ||
 				   (state[1] == '+' && state[2] == '\0'));
 }
+
+bool an_event_is_enqueue(enum an_event_type type)
+{
+	return type == AN_EV_SCHED_WAKEUP || type == AN_EV_SCHED_WAKEUP_NEW ||
+	       type == AN_EV_SCHED_MIGRATE_TASK;
+}

@@ -257,4 +257,14 @@ const char *an_event_type_name(enum an_event_type type);
  */
 bool an_event_state_is_runnable(const char *state);
 
+/**
+ * an_event_is_enqueue() - whether events of @type show a task queued on a
+ * CPU (sched_wakeup, sched_wakeup_new, sched_migrate_task): the kernel has
+ * done the enqueue, and what schedutil did inside it, before the event
+ * @type: canonical type
+ *
+ * Return: true or false.
+ */
+bool an_event_is_enqueue(enum an_event_type type);
+
 #endif /* UCVAL_ANALYZE_EVENT_H */

@@ -229,17 +229,8 @@ static bool is_same(const struct an_fq_key *k, const struct an_fq_judgement *j)
  */
 static bool is_enqueue_or_dequeue(const struct an_replay *r, uint64_t ts, int cpu)
 {
-	if (!r->ev || r->ev->ts_ns != ts || r->ev->cpu != cpu)
-		return false;
-	switch (r->ev->type) {
-	case AN_EV_SCHED_SWITCH:
-	case AN_EV_SCHED_WAKEUP:
-	case AN_EV_SCHED_WAKEUP_NEW:
-	case AN_EV_SCHED_MIGRATE_TASK:
-		return true;
-	default:
-		return false;
-	}
+	return r->ev && r->ev->ts_ns == ts && r->ev->cpu == cpu &&
+	       (r->ev->type == AN_EV_SCHED_SWITCH || an_event_is_enqueue(r->ev->type));
 }
 
 /**
