@@ -325,7 +325,14 @@ static void rate_check(struct an_replay *r, struct pred_check *k, const struct a
 		allowed = pp->change_ref_ns + (uint64_t)p->su.rate_limit_us * NSEC_PER_USEC;
 		k->fig.n_rate_checked++;
 		r->res->stats[CHECK].n_checked++;
-		if (ref < allowed) {
+		/*
+		 * The kernel measures the rate limit between its decisions on the
+		 * rq clock; each cpu_frequency event follows its decision by the
+		 * driver call (and the rq clock may lag): an interval shorter by
+		 * up to AN_FQ_EARLY_NS is no violation (seen: 994 us for a 1000 us
+		 * limit under QEMU, make check-kernel).
+		 */
+		if (ref + AN_FQ_EARLY_NS < allowed) {
 			k->fig.n_rate_violations++;
 			snprintf(w.message, sizeof(w.message),
 				 "cpu %d: frequency changed %llu us after the previous change, "

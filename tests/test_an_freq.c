@@ -368,6 +368,19 @@ static const struct row {
 	  PELT(0, "10.001100", 300) FREQ(0, "10.003000", 1000000) PELT(0, "10.004000", 500)
 	  FREQ(0, "10.005000", 1500000) SW(0, "10.030000", 100, 120, "S", 0, 120),
 	  AN_FAIL, "0:10005000000-10013000000 1000000>1500000 S15", 1, 0 },
+	/* rate limit 1 ms: the kernel measures it on the rq clock between its
+	 * decisions; events 994 us apart are within AN_FQ_EARLY_NS of it */
+	{ "S15", "a change 6 us short of the rate limit is no violation", { 0 },
+	  AN_CHECK_FREQ_PREDICTION,
+	  ML510(1000) FREQ(0, "10.000100", 500000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  PELT(0, "10.001100", 300) FREQ(0, "10.003000", 1000000) PELT(0, "10.003900", 500)
+	  FREQ(0, "10.003994", 1500000) SW(0, "10.030000", 100, 120, "S", 0, 120),
+	  AN_PASS, "", 1, 0 },
+	{ "S15", "a change 150 us short of it is one", { 0 }, AN_CHECK_FREQ_PREDICTION,
+	  ML510(1000) FREQ(0, "10.000100", 500000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  PELT(0, "10.001100", 300) FREQ(0, "10.003000", 1000000) PELT(0, "10.003800", 500)
+	  FREQ(0, "10.003850", 1500000) SW(0, "10.030000", 100, 120, "S", 0, 120),
+	  AN_FAIL, "0:10003850000-10004000000 1000000>1500000 S15", 1, 0 },
 	{ "S17", "a limits change allows the next change at once", { 0 },
 	  AN_CHECK_FREQ_PREDICTION,
 	  ML510(10000) FREQ(0, "10.000100", 500000) SW(0, "10.001000", 0, 120, "R", 100, 120)
