@@ -638,13 +638,34 @@ bool an_fq_may_hold(const struct an_replay *r, const struct an_freq_policy *p)
 bool an_fq_stretch_update(struct an_fq_stretch *s, const struct an_replay *r,
 			  const struct an_freq_policy *p, unsigned int khz)
 {
-	if (!an_fq_may_hold(r, p) || r->cpu[p->su.cpu[0]].curr_pid <= 0) {
+	uint64_t now = r->step.ts_ns;
+
+	if (!an_fq_may_hold(r, p)) {
 		s->is_open = false;
 		return false;
 	}
+	/*
+	 * 6.1 counts an idle entry for S18 only when the idle loop tried to
+	 * stop the tick with no wakeup pending (sugov_cpu_is_busy() reads the
+	 * NO_HZ idle_calls counter; can_stop_idle_tick() refuses on
+	 * need_resched()): an idle period shorter than AN_FQ_EARLY_NS may not
+	 * end the busy stretch.
+	 */
+	if (r->cpu[p->su.cpu[0]].curr_pid <= 0) {
+		if (s->is_open && !s->is_idle) {
+			s->is_idle = true;
+			s->idle_ns = now;
+		}
+		return false;
+	}
+	if (s->is_open && s->is_idle) {
+		s->is_idle = false;
+		if (now - s->idle_ns > AN_FQ_EARLY_NS)
+			s->is_open = false;
+	}
 	if (!s->is_open) {
 		s->max_khz = khz;
-		s->since_ns = r->step.ts_ns;
+		s->since_ns = now;
 	} else if (khz > s->max_khz) {
 		s->max_khz = khz;
 	}

@@ -221,6 +221,8 @@ struct an_fq_stretch {
 	bool is_open;
 	unsigned int max_khz;
 	uint64_t since_ns;		/* first judgement of the stretch */
+	bool is_idle;			/* the CPU idles; the stretch may go on */
+	uint64_t idle_ns;		/* since when */
 };
 
 bool an_fq_stretch_update(struct an_fq_stretch *s, const struct an_replay *r,

@@ -352,6 +352,25 @@ static const struct row {
 	  PELT(0, "10.001100", 300) PELT(0, "10.010000", 100)
 	  SW(0, "10.020000", 100, 120, "S", 0, 120) FREQ(0, "10.020000", 500000),
 	  AN_PASS, "", 1, 0 },
+	/* a sleeps at 10.010 and runs again 50 us later: 6.1 may not count so
+	 * short an idle for S18 (can_stop_idle_tick()), the hold goes on */
+	{ "S18", "an idle of 50 us may not end the busy stretch", { 0 }, AN_CHECK_FREQ_PREDICTION,
+	  ML510(1000) FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  PELT(0, "10.001100", 300) SW(0, "10.010000", 100, 120, "S", 0, 120)
+	  PELT(0, "10.010020", 100) WAKE(0, "10.010040", 100, 120)
+	  SW(0, "10.010050", 0, 120, "R", 100, 120) SW(0, "10.030000", 100, 120, "S", 0, 120)
+	  FREQ(0, "10.030000", 500000),
+	  AN_PASS, "", 1, 0 },
+	/* the same with 2 ms of idle: the stretch ended; util 100 (S9: 500000)
+	 * comes at 10.011, its event the evaluation: 500000 binds from 10.011 +
+	 * 1 ms + 4 ms */
+	{ "S18", "an idle of 2 ms ends it", { 0 }, AN_CHECK_FREQ_PREDICTION,
+	  ML510(1000) FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  PELT(0, "10.001100", 300) SW(0, "10.010000", 100, 120, "S", 0, 120)
+	  PELT(0, "10.011000", 100) WAKE(0, "10.011990", 100, 120)
+	  SW(0, "10.012000", 0, 120, "R", 100, 120) SW(0, "10.030000", 100, 120, "S", 0, 120)
+	  FREQ(0, "10.030000", 500000),
+	  AN_FAIL, "0:10016000000-10030000000 500000>1000000 S10", 1, 0 },
 	/* CPU 1 (idle, util 0) shares the policy: no hold; 500000 binds from
 	 * 10.010 + 1 ms + 4 ms */
 	{ "S18", "no busy hold on a shared policy", { 0 }, AN_CHECK_FREQ_PREDICTION,
