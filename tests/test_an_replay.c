@@ -413,6 +413,23 @@ static const struct {
 	     SW(1, "2.003000", 200, "S", 100) CFS(1, "2.003100", 400, 1024)
 	     SW(1, "2.004000", 100, "S", 0) WAKE(1, "2.005000", 100) CFS(1, "2.005100", 0, 1024),
 	  AN_FAIL, 1, 1, true, "MR3" },
+	/* 100 (MIN 200) runs on CPU 0, 10 (no clamp) waits on CPU 1; 100 sleeps
+	 * and CPU 0's new-idle balance pulls 10 inside __schedule(), after the
+	 * dequeue: the bucket of MIN 0 and 200 starts afresh, rq MIN 0, though
+	 * the trace shows the pull first (found by check-kernel, 6.1) */
+	{ "MB2: a pull inside the switch of a sleeper starts afresh", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "task pid=100 util_min=200") MARK("1.000200", "task pid=10")
+	     SW(0, "2.000000", 0, "R", 100) SW(1, "2.000010", 0, "R", 20) WAKE(1, "2.000100", 10)
+	     "x-1 [000] 2.000500: sched_migrate_task: comm=r pid=10 prio=120 orig_cpu=1 dest_cpu=0\n"
+	     SW(0, "2.000600", 100, "S", 10) CFS(0, "2.000700", 0, 1024),
+	  AN_PASS, 0, 0, false, NULL },
+	/* the same pull shown from CPU 1 (a wakeup's migration): no such excuse */
+	{ "MB2: a migration from another CPU keeps the bucket's largest value", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "task pid=100 util_min=200") MARK("1.000200", "task pid=10")
+	     SW(0, "2.000000", 0, "R", 100) SW(1, "2.000010", 0, "R", 20) WAKE(1, "2.000100", 10)
+	     "x-1 [001] 2.000500: sched_migrate_task: comm=r pid=10 prio=120 orig_cpu=1 dest_cpu=0\n"
+	     SW(0, "2.000600", 100, "S", 10) CFS(0, "2.000700", 0, 1024),
+	  AN_FAIL, 1, 0, false, "MR3" },
 	{ "no uclamp util event: UNDECIDED", AN_CHECK_RQ_CLAMP,
 	  V3 SW(1, "2.000000", 0, "R", 0),
 	  AN_UNDECIDED, 0, 0, false, NULL },
