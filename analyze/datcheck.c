@@ -40,7 +40,7 @@
 enum {
 	OPT_DONE = 0, OPT_DATE, OPT_CPUSTAT, OPT_BUFFER, OPT_TRACECLOCK,
 	OPT_UNAME, OPT_HOOK, OPT_OFFSET, OPT_CPUCOUNT, OPT_VERSION,
-	OPT_PROCMAPS, OPT_TRACEID, OPT_TIME_SHIFT, OPT_GUEST, OPT_TSC2NSEC,
+	OPT_PROCMAPS, OPT_TRACEID, OPT_TIME_SHIFT, OPT_GUEST, OPT_TSC2NSEC, OPT_STRINGS,
 	OPT_HEADER_INFO = 16, OPT_FTRACE_EVENTS, OPT_EVENT_FORMATS, OPT_KALLSYMS,
 	OPT_PRINTK, OPT_CMDLINES, OPT_BUFFER_TEXT,
 };
@@ -445,6 +445,45 @@ static int walk_v6(struct dat *t)
 	return 0;
 }
 
+/*
+ * v7: libtracecmd's tracecmd_alloc_fd() reads the strings sections (id 15)
+ * by walking every section header one after the other, from the end of the
+ * file header to the first header it cannot read, whatever the options say:
+ * a strings section anywhere in that walk is loaded whole, and a compressed
+ * one is inflated to the size its block header claims. Check what it would
+ * allocate before it runs (an unlisted one claimed 3.6 GB: make fuzz).
+ */
+static int walk_strings(struct dat *t, uint64_t off)
+{
+	while (off <= t->f.size && t->f.size - off >= DAT_SECTION_HDR) {
+		unsigned char hdr[DAT_SECTION_HDR], blk[DAT_COMPRESS_HDR];
+		uint64_t size, claimed;
+		int err = an_datfile_pread(&t->f, off, hdr, sizeof(hdr), "truncated section");
+
+		if (err)
+			return err;
+		size = an_datfile_num(&t->f, hdr + 8, 8);
+		if (an_datfile_num(&t->f, hdr, 2) == OPT_STRINGS) {
+			claimed = size;
+			if (an_datfile_num(&t->f, hdr + 2, 2) & DAT_SEC_COMPRESSED) {
+				if (t->f.size - off - DAT_SECTION_HDR < sizeof(blk))
+					return corrupt(t, off, "truncated strings section");
+				err = an_datfile_pread(&t->f, off + DAT_SECTION_HDR, blk, sizeof(blk),
+						       "truncated strings section");
+				if (err)
+					return err;
+				claimed = an_datfile_num(&t->f, blk + 4, 4);
+			}
+			if (claimed > AN_DATFILE_SECTION_MAX)
+				return corrupt(t, off, "strings section larger than ucval reads");
+		}
+		if (size > t->f.size - off - DAT_SECTION_HDR)
+			break;		/* the library's next header read fails there */
+		off += DAT_SECTION_HDR + size;
+	}
+	return 0;
+}
+
 /* v7: the chain of options sections, from the offset in the file header. */
 static int walk_v7(struct dat *t)
 {
@@ -457,6 +496,8 @@ static int walk_v7(struct dat *t)
 		err = an_datfile_rd_str(&t->f, t->f.comp_version, "truncated compression version");
 	if (!err)
 		err = an_datfile_rd_num(&t->f, 8, &next, "truncated header");
+	if (!err)
+		err = walk_strings(t, t->f.cur.off);
 	if (err)
 		return err;
 	if (strcmp(t->f.comp_name, "none")) {
