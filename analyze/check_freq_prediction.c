@@ -147,6 +147,14 @@ static void note_rt(const struct an_replay *r, struct pred_check *k, uint64_t no
 	}
 }
 
+struct explain_ctx {
+	const struct pred_check *k;
+	const struct an_freq_policy *p;
+	uint64_t ts_ns;
+};
+
+static void explain(const struct an_replay *r, const void *ctx, char *buf, size_t size);
+
 /* Grace ends of both bounds before @before_ns, in time order; ends at the
  * same instant are applied together. */
 static void drop_until(struct an_replay *r, struct pred_check *k, const struct an_freq_policy *p,
@@ -156,20 +164,27 @@ static void drop_until(struct an_replay *r, struct pred_check *k, const struct a
 		uint64_t tl, th;
 		bool is_lo = an_fq_bound_next_drop(&pp->lo, before_ns, &tl);
 		bool is_hi = an_fq_bound_next_drop(&pp->hi, before_ns, &th);
+		struct explain_ctx ec = { k, p, 0 };
 		struct an_fq_judgement j = {
 			.check = CHECK, .cpu = p->su.cpu[0], .is_decidable = true,
 			.obs_khz = pp->key.obs_khz, .rule = "S10", .what = "prediction",
+			.explain = explain, .explain_ctx = &ec,
 		};
 
 		if (!is_lo && !is_hi)
 			return;
-		j.ts_ns = !is_hi || (is_lo && tl <= th) ? tl : th;
+		j.ts_ns = ec.ts_ns = !is_hi || (is_lo && tl <= th) ? tl : th;
 		an_fq_bound_drop(&pp->lo, j.ts_ns);
 		an_fq_bound_drop(&pp->hi, j.ts_ns);
 		j.lo_khz = an_fq_bound_now(&pp->lo);
 		j.hi_khz = an_fq_bound_now(&pp->hi);
-		if (pp->key.has_state && pp->key.is_decidable)
-			an_fq_key_judge(r, &pp->key, &j, &k->tally);
+		if (!pp->key.has_state || !pp->key.is_decidable)
+			continue;
+		/* an integrity window learnt since (lost events) covers this instant */
+		for (unsigned int c = 0; c < p->su.nr_cpus && j.is_decidable; c++)
+			if (an_fq_cpu_undecidable(r, p->su.cpu[c], j.ts_ns, &j.is_hiding, &j.why))
+				j.is_decidable = false;
+		an_fq_key_judge(r, &pp->key, &j, &k->tally);
 	}
 }
 
@@ -270,12 +285,6 @@ static bool predict(const struct an_replay *r, const struct pred_check *k,
 	*hi = e.freq_khz > *lo ? e.freq_khz : *lo;
 	return true;
 }
-
-struct explain_ctx {
-	const struct pred_check *k;
-	const struct an_freq_policy *p;
-	uint64_t ts_ns;
-};
 
 /* A FAIL window opens: the model's chain behind the prediction (S4-S14). */
 static void explain(const struct an_replay *r, const void *ctx, char *buf, size_t size)

@@ -203,7 +203,8 @@ static void test_explain_rq(void **state)
  * The chains of the other checks' FAIL fixtures: the floor (MS1: rq MIN 512
  * on 6.1 -> 1.25 x 2000000 x 512 / 1024 = 1250000 -> OPP 1500000), the
  * ceiling of a shared policy (v3: CPU 0's utilization taken at the capacity,
- * clamped to MAX 300: (F + F/4) x 300 / 1024 = 732421 -> 1000000), and a
+ * clamped to MAX 300: (F + F/4) x 300 / 1024 = 732421 -> 1000000), a
+ * prediction (util 700: 1.25 x 2000000 x 700 / 1024 = 1708984 -> 2000000), and a
  * task's effective value (its request 300 restricted by the system default
  * 200, MT1).
  */
@@ -225,6 +226,12 @@ static void test_explain_checks(void **state)
 		  "S24   irq-scaled + bw_dl           300\n"
 		  "S9    raw target kHz               732421\n"
 		  "S10   ceiling OPP kHz              1000000\n" },
+		/* its S10 window opens when a grace ends (the drop path) */
+		{ "freq_prediction-fail.txt", "S10",
+		  "S6    util_cfs+util_rt             700\n"
+		  "S24   irq-scaled + bw_dl           700\n"
+		  "S9    raw target kHz               1708984\n"
+		  "S10   resolved OPP kHz             2000000\n" },
 		{ "task_effective-fail.txt", "MT1",
 		  "MT1   request util_max             300\n"
 		  "MT5   group / effective            200\n"
