@@ -4,6 +4,7 @@
  * disagreements into windows (events.md §4, §5).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,6 +213,36 @@ void an_win_close(struct an_results *res, struct an_win_track *t, uint64_t ts_ns
 	emit(res, &t->w);
 	t->w.explain = NULL;
 	an_win_release(t);
+}
+
+/**
+ * an_explain_line() - append one step of an explanation chain to @buf
+ * @buf: the chain so far, NUL-terminated
+ * @size: its room
+ * @at: its length, advanced
+ * @rule: the spec rule of the step ("MT1")
+ * @label: what the step is ("request util_max")
+ * @value: its value
+ *
+ * One line "RULE  label  value", columns as in reports/explain.c, so that
+ * every check's chain reads alike.
+ *
+ * Return: false once @buf is full (the line is then cut).
+ */
+bool an_explain_line(char *buf, size_t size, size_t *at, const char *rule, const char *label,
+		     long long value)
+{
+	int n;
+
+	if (*at >= size)
+		return false;
+	n = snprintf(buf + *at, size - *at, "%-5s %-28s %lld\n", rule, label, value);
+	if (n < 0 || (size_t)n >= size - *at) {
+		*at = size - 1;
+		return false;
+	}
+	*at += (size_t)n;
+	return true;
 }
 
 /**

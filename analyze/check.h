@@ -12,6 +12,7 @@
 #define UCVAL_ANALYZE_CHECK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* X(enum suffix, check_id as in events.md §4 and the database) */
@@ -144,6 +145,8 @@ struct an_win_track {
 };
 
 void an_win_discard(struct an_win_track *t);
+bool an_explain_line(char *buf, size_t size, size_t *at, const char *rule, const char *label,
+		     long long value);
 const char *an_check_name(enum an_check_id check);
 int an_check_from_name(const char *name, enum an_check_id *out);
 enum an_verdict an_check_verdict(const struct an_check_stats *s);

@@ -98,9 +98,9 @@ static void explain(const struct an_replay *r, const void *ctx, char *buf, size_
 	if (model_su_ceiling(&p->su, in, &b, &ex))
 		return;
 	at = rep_explain_format(buf, size, &ex, "");
-	if (cp->stretch.is_open && b.is_bounded && cp->stretch.max_khz > b.freq_khz && at < size)
-		snprintf(buf + at, size - at, "%-5s %-28s %u\n", "S18",
-			 "busy hold: stretch's highest", cp->stretch.max_khz);
+	if (cp->stretch.is_open && b.is_bounded && cp->stretch.max_khz > b.freq_khz)
+		an_explain_line(buf, size, &at, "S18", "busy hold: stretch's highest",
+				cp->stretch.max_khz);
 }
 
 static void drop_until(struct an_replay *r, const struct an_freq_policy *p,

@@ -123,18 +123,6 @@ static bool is_clamp_known(const struct an_replay *r, int cpu)
 	       r->cpu[cpu].last_op == AN_RQ_OP_NONE;
 }
 
-/* Append one "RULE  label  value" line to @buf; false once it is full. */
-static bool explain_line(char *buf, size_t size, size_t *at, const char *rule,
-			 const char *label, int value)
-{
-	int n = snprintf(buf + *at, size - *at, "%-5s %-28s %d\n", rule, label, value);
-
-	if (n < 0 || (size_t)n >= size - *at)
-		return false;
-	*at += (size_t)n;
-	return true;
-}
-
 /*
  * Why the model holds @cpu's value of @id: what last changed it, and each
  * counted task's effective value (VT2 / MT1), or the idle retention.
@@ -155,7 +143,7 @@ static void explain(const struct an_replay *r, int cpu, enum model_clamp_id id, 
 	buf[0] = '\0';
 	snprintf(label, sizeof(label), "rq %s %s", id == MODEL_UCLAMP_MIN ? "min" : "max",
 		 model_rq_is_idle(&r->sys, cpu) ? "retained, idle" : ops[r->cpu[cpu].last_op]);
-	if (!explain_line(buf, size, &at, rule_of(r, cpu), label,
+	if (!an_explain_line(buf, size, &at, rule_of(r, cpu), label,
 			  model_rq_value(&r->sys, cpu, id)))
 		return;
 	model_list_for_each(n, &r->sys.cpu[cpu].queued) {
@@ -165,7 +153,7 @@ static void explain(const struct an_replay *r, int cpu, enum model_clamp_id id, 
 			continue;
 		snprintf(label, sizeof(label), "pid %d (%.15s) effective", mt->pid,
 			 an_task_of(mt)->comm);
-		if (!explain_line(buf, size, &at, eff_rule, label,
+		if (!an_explain_line(buf, size, &at, eff_rule, label,
 				  model_task_eff(&r->sys, mt, id, NULL)))
 			return;
 	}

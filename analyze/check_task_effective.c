@@ -135,17 +135,6 @@ static bool walk_old_eff(struct an_replay *r, const struct walk *w, struct model
 	return true;
 }
 
-/* Append one "RULE  label  value" line to @buf (as rq_clamp's chains). */
-static void explain_line(char *buf, size_t size, size_t *at, const char *rule,
-			 const char *label, int value)
-{
-	int n = *at < size ? snprintf(buf + *at, size - *at, "%-5s %-28s %d\n", rule, label,
-				      value) : -1;
-
-	if (n > 0)
-		*at += (size_t)n < size - *at ? (size_t)n : size - *at - 1;
-}
-
 /*
  * Why the model holds @mt's effective value of @id: the task's request, its
  * group's effective value (the group restricts, v3 VT5/VT7, mainline MT5),
@@ -160,14 +149,14 @@ static void explain(const struct an_replay *r, const struct model_task *mt,
 	size_t at = 0;
 
 	buf[0] = '\0';
-	explain_line(buf, size, &at, is_v3 ? "VT1" : "MT1",
+	an_explain_line(buf, size, &at, is_v3 ? "VT1" : "MT1",
 		     id == MODEL_UCLAMP_MIN ? "request util_min" : "request util_max",
 		     mt->req[id].value);
 	snprintf(label, sizeof(label), "group %.20s effective", path ? path : "?");
-	explain_line(buf, size, &at, is_v3 ? "VT7" : "MT5", label, mt->tg->eff[id].value);
-	explain_line(buf, size, &at, is_v3 ? "VT8" : "MT1", "system default",
+	an_explain_line(buf, size, &at, is_v3 ? "VT7" : "MT5", label, mt->tg->eff[id].value);
+	an_explain_line(buf, size, &at, is_v3 ? "VT8" : "MT1", "system default",
 		     r->sys.dflt[id].value);
-	explain_line(buf, size, &at, is_v3 ? "VT1" : "MT1", "effective",
+	an_explain_line(buf, size, &at, is_v3 ? "VT1" : "MT1", "effective",
 		     model_task_eff(&r->sys, mt, id, NULL));
 }
 
