@@ -205,7 +205,7 @@ static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
 
 	if (!ceiling_of(r, p, &j, &khz)) {
 		an_fq_bound_forget(&cp->bound);
-		cp->stretch.is_open = false;
+		an_fq_stretch_end(&cp->stretch, r, p);
 	} else {
 		an_fq_grace(r, p, &g);
 		an_fq_bound_set(&cp->bound, held(r, p, k, cp, khz));

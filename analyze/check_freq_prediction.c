@@ -338,10 +338,10 @@ static void rate_check(struct an_replay *r, struct pred_check *k, const struct a
 		 * The kernel measures the rate limit between its decisions on the
 		 * rq clock; each cpu_frequency event follows its decision by the
 		 * driver call (and the rq clock may lag): an interval shorter by
-		 * up to AN_FQ_EARLY_NS is no violation (seen: 994 us for a 1000 us
-		 * limit under QEMU, make check-kernel).
+		 * up to r->early_ns (--early-us) is no violation (seen: 994 us for
+		 * a 1000 us limit under QEMU, make check-kernel).
 		 */
-		if (ref + AN_FQ_EARLY_NS < allowed) {
+		if (ref + r->early_ns < allowed) {
 			k->fig.n_rate_violations++;
 			snprintf(w.message, sizeof(w.message),
 				 "cpu %d: frequency changed %llu us after the previous change, "
@@ -412,7 +412,7 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 	if (!has_pred) {
 		an_fq_bound_forget(&pp->lo);
 		an_fq_bound_forget(&pp->hi);
-		pp->stretch.is_open = false;
+		an_fq_stretch_end(&pp->stretch, r, p);
 	} else {
 		an_fq_grace(r, p, &g);
 		an_fq_bound_set(&pp->lo, lo);

@@ -23,10 +23,24 @@
  *
  * n_checked counts the events examined; the check has input as soon as the
  * trace has one event.
+ *
+ * events.md §5 wants one row per contiguous window of disagreement: an
+ * EV-SWITCH window that starts where the CPU's previous one ended, with the
+ * same pid and values, extends it (a kernel whose trace never shows a CPU's
+ * switches out of idle gives one window, not one per switch; seen on this
+ * project's build machine, make bench).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "analyze/checks.h"
+#include "analyze/malloc.h"
+
+struct integ_check {
+	struct an_win_track *sw;	/* per CPU: the open EV-SWITCH window */
+	unsigned int nr_cpus;
+};
 
 static const char *const rules[] = {
 	[AN_INTEG_LOST] = "EV-LOST",
@@ -42,19 +56,35 @@ static const char *const messages[] = {
 	[AN_INTEG_ELSEWHERE] = "task shown on a cpu other than the one it is queued on",
 };
 
+/* @is extends @t's window: same values, starting where it ended. */
+static bool is_continued(const struct an_win_track *t, const struct an_integrity_issue *is)
+{
+	return t->is_open && t->w.ts_end_ns == is->start_ns && t->w.pid == is->pid &&
+	       t->w.expected == is->expected && t->w.observed == is->observed;
+}
+
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
 {
+	struct integ_check *k = ctx;
 	struct an_check_stats *s = &r->res->stats[AN_CHECK_TRACE_INTEGRITY];
 
-	(void)ctx;
 	(void)ev;
 	if (after)
 		return 0;
+	if (!k->sw) {	/* the cpu count is known from the first event */
+		k->sw = an_calloc(r->nr_cpus ? r->nr_cpus : 1, sizeof(*k->sw));
+		if (!k->sw)
+			return -ENOMEM;
+		k->nr_cpus = r->nr_cpus;
+	}
 	s->has_input = true;
 	s->n_checked++;
 	for (unsigned int i = 0; i < r->step.nr_issues; i++) {
 		const struct an_integrity_issue *is = &r->step.issues[i];
-		struct an_win_track t = { 0 };
+		bool is_switch = is->kind == AN_INTEG_SWITCH && is->cpu >= 0 &&
+				 (unsigned int)is->cpu < k->nr_cpus;
+		struct an_win_track one = { 0 };
+		struct an_win_track *t = is_switch ? &k->sw[is->cpu] : &one;
 		struct an_window w = {
 			.check = AN_CHECK_TRACE_INTEGRITY,
 			.cpu = is->cpu,
@@ -65,11 +95,36 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 			.rule = rules[is->kind],
 		};
 
+		if (is_switch && is_continued(t, is)) {
+			t->w.ts_end_ns = is->end_ns;
+			t->w.n_events++;
+			continue;
+		}
+		an_win_close(r->res, t, t->w.ts_end_ns);
 		snprintf(w.message, sizeof(w.message), "%s", messages[is->kind]);
-		an_win_observe(r->res, &t, &w);
-		an_win_close(r->res, &t, is->end_ns);
+		an_win_observe(r->res, t, &w);
+		t->w.ts_end_ns = is->end_ns;
+		if (!is_switch)
+			an_win_close(r->res, t, is->end_ns);
 	}
 	return 0;
+}
+
+static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
+{
+	struct integ_check *k = ctx;
+
+	(void)end_ns;
+	for (unsigned int c = 0; c < k->nr_cpus; c++)
+		an_win_close(r->res, &k->sw[c], k->sw[c].w.ts_end_ns);
+}
+
+static void on_free(void *ctx)
+{
+	struct integ_check *k = ctx;
+
+	free(k->sw);
+	free(k);
 }
 
 /**
@@ -84,8 +139,14 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
  */
 int an_check_trace_integrity_attach(struct an_replay *r, struct an_diag *d)
 {
-	const struct an_observer obs = { .name = "trace_integrity", .event = on_event };
+	struct integ_check *k = an_calloc(1, sizeof(*k));
+	struct an_observer obs = {
+		.name = "trace_integrity", .event = on_event, .finish = on_finish,
+		.free = on_free,
+	};
 
-	(void)d;
+	if (!k)
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	obs.ctx = k;
 	return an_replay_add_observer(r, &obs);
 }

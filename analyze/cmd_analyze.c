@@ -49,6 +49,11 @@ static const char analyze_usage[] =
 	"  --kernel REL     kernel release whose rules apply (default: the trace's)\n"
 	"  --grace-us N     grace window of the frequency checks in microseconds\n"
 	"                   (default: the policy's rate limit plus one tick)\n"
+	"  --early-us N     how long before the trace event that shows why the\n"
+	"                   kernel may act on it (schedutil runs inside enqueue and\n"
+	"                   dequeue) and how much short of the rate limit a change\n"
+	"                   may come (rq clock against event time); default 100,\n"
+	"                   more under emulation\n"
 	"  --checks LIST    run only these checks (comma-separated check ids)\n"
 	"  --platform FILE  platform description for traces without ucval markers\n"
 	"                   (ucval format or LISA platform.json)\n"
@@ -77,7 +82,7 @@ static const char analyze_usage[] =
 
 enum {
 	OPT_DB = 256, OPT_JSON, OPT_MODEL, OPT_FIDELITY, OPT_GROUPS, OPT_KERNEL,
-	OPT_GRACE, OPT_CHECKS, OPT_PLATFORM, OPT_STRICT,
+	OPT_GRACE, OPT_EARLY, OPT_CHECKS, OPT_PLATFORM, OPT_STRICT,
 };
 
 static const struct option analyze_options[] = {
@@ -88,6 +93,7 @@ static const struct option analyze_options[] = {
 	{ "groups", required_argument, NULL, OPT_GROUPS },
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "grace-us", required_argument, NULL, OPT_GRACE },
+	{ "early-us", required_argument, NULL, OPT_EARLY },
 	{ "checks", required_argument, NULL, OPT_CHECKS },
 	{ "platform", required_argument, NULL, OPT_PLATFORM },
 	{ "strict", no_argument, NULL, OPT_STRICT },
@@ -199,6 +205,12 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 				return -1;
 			r->grace_us = (unsigned int)v;
 			break;
+		case OPT_EARLY:
+			/* beyond a second it is no longer "before the event" */
+			if (ucval_parse_num("analyze", "--early-us", optarg, 1, 1000000ULL, &v))
+				return -1;
+			r->early_us = (unsigned int)v;
+			break;
 		case OPT_CHECKS:
 			if (parse_checks(optarg, &r->checks))
 				return -1;
@@ -246,6 +258,11 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 		 r->kernel ? r->kernel : "auto", r->grace_us,
 		 o->checks_text ? o->checks_text : "all",
 		 r->platform_path ? r->platform_path : "none");
+	if (r->early_us) {	/* only when given: older databases compare equal */
+		size_t n = strlen(o->options);
+
+		snprintf(o->options + n, sizeof(o->options) - n, " early_us=%u", r->early_us);
+	}
 	return 0;
 }
 

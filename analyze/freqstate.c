@@ -296,11 +296,12 @@ void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_f
 		 * showed it: schedutil runs inside enqueue_task()/dequeue_task(),
 		 * before the sched_wakeup or sched_switch that reports them. A
 		 * disagreement begun by the kernel's move and ended, within
-		 * AN_FQ_EARLY_NS, by the change the trace then shows is none.
+		 * r->early_ns (--early-us), by the change the trace then
+		 * shows is none.
 		 */
 		if (k->fail.is_open && k->is_fail_by_move && is_range_moved &&
 		    is_enqueue_or_dequeue(r, ts, k->move_cpu) &&
-		    ts - k->fail.w.ts_start_ns <= AN_FQ_EARLY_NS)
+		    ts - k->fail.w.ts_start_ns <= r->early_ns)
 			an_win_discard(&k->fail);
 		an_win_agree(r->res, &k->fail, ts);
 		return;
@@ -624,6 +625,27 @@ bool an_fq_may_hold(const struct an_replay *r, const struct an_freq_policy *p)
 	return p->su.nr_cpus == 1 && p->su.feat.has_busy_hold && p->su.is_nohz;
 }
 
+/*
+ * Follow @p's CPU in and out of idle for its stretch @s; true while an idle
+ * period spanning two ticks goes on or has just ended, when S18 has counted
+ * it for certain (an_fq_stretch_update()). An unknown CPU is no idle.
+ */
+static bool stretch_counted(struct an_fq_stretch *s, const struct an_replay *r,
+			    const struct an_freq_policy *p)
+{
+	uint64_t tick_ns = (uint64_t)(p->su.tick_us ? p->su.tick_us : MODEL_SU_DEFAULT_TICK_US) *
+			   NSEC_PER_USEC;
+	uint64_t now = r->step.ts_ns;
+	int pid = r->cpu[p->su.cpu[0]].curr_pid;
+	bool is_counted = s->is_idle && now - s->idle_ns >= 2 * tick_ns;
+
+	if (s->is_idle != (pid == 0)) {
+		s->is_idle = pid == 0;
+		s->idle_ns = now;
+	}
+	return is_counted;
+}
+
 /**
  * an_fq_stretch_update() - extend the busy stretch of @p by @khz (S18)
  * @s: the policy's stretch
@@ -631,46 +653,71 @@ bool an_fq_may_hold(const struct an_replay *r, const struct an_freq_policy *p)
  * @p: the policy
  * @khz: the frequency now (ceiling or prediction)
  *
+ * The kernel's "busy" is not "no switch to idle" (schedutil.md S18) but "the
+ * NO_HZ idle_calls counter of the CPU did not move since the last
+ * evaluation" (sugov_cpu_is_busy()). The idle loop counts only when it tries
+ * to stop the tick (__tick_nohz_idle_stop_tick()), and it may not: with a
+ * cpuidle governor that predicts a short idle (4.17+), with a wakeup pending
+ * (can_stop_idle_tick()), and without a cpuidle driver on kernels whose
+ * idle loop stops the tick only once a tick has fired in idle
+ * (idle_call_stop_or_retain_tick(); Debian 6.1.192 has it). The trace shows
+ * none of this, so an idle period ends the stretch for certain only when it
+ * spans two ticks (a tick fired in it and the loop went round again); a
+ * shorter one may or may not, and the hold stays possible, in idle too
+ * (the kernel evaluates from the tick and blocked-load updates there).
+ *
+ * A stretch that opens for another reason than such an idle (trace start,
+ * frequency not computable before) may have begun before the trace showed
+ * it: the kernel may hold what it last set, the observed frequency.
+ *
  * Return: true with s->max_khz the stretch's highest frequency, @khz
  * included; false (and the stretch ends) when the busy hold cannot apply:
- * the policy may not hold (an_fq_may_hold()) or its CPU runs no task.
+ * the policy may not hold (an_fq_may_hold()) or its CPU idled long enough.
  */
 bool an_fq_stretch_update(struct an_fq_stretch *s, const struct an_replay *r,
 			  const struct an_freq_policy *p, unsigned int khz)
 {
-	uint64_t now = r->step.ts_ns;
+	unsigned int obs;
 
 	if (!an_fq_may_hold(r, p)) {
-		s->is_open = false;
+		an_fq_stretch_end(s, r, p);
 		return false;
 	}
-	/*
-	 * 6.1 counts an idle entry for S18 only when the idle loop tried to
-	 * stop the tick with no wakeup pending (sugov_cpu_is_busy() reads the
-	 * NO_HZ idle_calls counter; can_stop_idle_tick() refuses on
-	 * need_resched()): an idle period shorter than AN_FQ_EARLY_NS may not
-	 * end the busy stretch.
-	 */
-	if (r->cpu[p->su.cpu[0]].curr_pid <= 0) {
-		if (s->is_open && !s->is_idle) {
-			s->is_idle = true;
-			s->idle_ns = now;
-		}
+	if (stretch_counted(s, r, p)) {
+		s->is_open = false;	/* the next evaluation may lower */
+		s->is_fresh = true;
+	}
+	if (s->is_idle && !s->is_open)
 		return false;
-	}
-	if (s->is_open && s->is_idle) {
-		s->is_idle = false;
-		if (now - s->idle_ns > AN_FQ_EARLY_NS)
-			s->is_open = false;
-	}
 	if (!s->is_open) {
 		s->max_khz = khz;
-		s->since_ns = now;
+		s->since_ns = r->step.ts_ns;
+		if (!s->is_fresh && an_fq_policy_observed(r, p, &obs) && obs > khz)
+			s->max_khz = obs;
+		s->is_fresh = false;
 	} else if (khz > s->max_khz) {
 		s->max_khz = khz;
 	}
 	s->is_open = true;
 	return true;
+}
+
+/**
+ * an_fq_stretch_end() - the busy hold cannot be followed now (no prediction
+ * or ceiling, or no hold on @p): a later stretch starts from what the
+ * kernel last set, unless its CPU is counted idle in between
+ * @s: the policy's stretch
+ * @r: replay
+ * @p: the policy
+ */
+void an_fq_stretch_end(struct an_fq_stretch *s, const struct an_replay *r,
+		       const struct an_freq_policy *p)
+{
+	s->is_open = false;
+	if (stretch_counted(s, r, p))
+		s->is_fresh = true;
+	else if (!s->is_idle)
+		s->is_fresh = false;	/* it may run and set what it likes */
 }
 
 /**

@@ -214,8 +214,8 @@ bool an_fq_may_hold(const struct an_replay *r, const struct an_freq_policy *p);
 
 /*
  * struct an_fq_stretch - schedutil's busy hold (S18): while a 1-CPU policy's
- * CPU has not been idle, the highest frequency of the stretch so far.
- * Zero-initialized means no stretch.
+ * CPU has not certainly been counted idle, the highest frequency of the
+ * stretch so far (an_fq_stretch_update()). Zero-initialized means no stretch.
  */
 struct an_fq_stretch {
 	bool is_open;
@@ -223,10 +223,13 @@ struct an_fq_stretch {
 	uint64_t since_ns;		/* first judgement of the stretch */
 	bool is_idle;			/* the CPU idles; the stretch may go on */
 	uint64_t idle_ns;		/* since when */
+	bool is_fresh;			/* closed by a counted idle: starts anew */
 };
 
 bool an_fq_stretch_update(struct an_fq_stretch *s, const struct an_replay *r,
 			  const struct an_freq_policy *p, unsigned int khz);
+void an_fq_stretch_end(struct an_fq_stretch *s, const struct an_replay *r,
+		       const struct an_freq_policy *p);
 const char *an_fq_coupling_rule(const struct an_replay *r, const struct an_freq_policy *p);
 void an_fq_obs_doubt(const struct an_replay *r, const struct an_freq_policy *p,
 		     struct an_fq_judgement *j);

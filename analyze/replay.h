@@ -70,6 +70,8 @@
  * @nr_cpus: CPUs the reader declares, 0 when unknown
  * @grace_us: grace window of the frequency checks; 0: rate limit + tick
  *	      (events.md §4)
+ * @early_us: how long before the trace event that shows its cause the
+ *	      kernel may act (AN_FQ_EARLY_NS); 0: that default
  * @checks: AN_CHECK_BIT() of each enabled check; 0 means all
  * @platform_path: `--platform FILE` (format in platform.h), or NULL
  * @platform: a platform already parsed (tests), or NULL; wins over
@@ -83,6 +85,7 @@ struct an_replay_opts {
 	const char *trace_kernel;
 	unsigned int nr_cpus;
 	unsigned int grace_us;
+	unsigned int early_us;
 	uint32_t checks;
 	const char *platform_path;
 	const struct an_platform *platform;
@@ -406,6 +409,7 @@ struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
  * @nr_policies: policies known
  * @grace_ns: the --grace-us option in ns, 0 when not given: then the
  *	      grace is per policy, use an_replay_grace_ns()
+ * @early_ns: the --early-us option in ns, AN_FQ_EARLY_NS when not given
  * @step: what the current event did (valid in after-model calls)
  * @ev: the event being replayed, NULL outside an_replay_event()
  * @now_ns: time of the latest event (monotonic: max over events)
@@ -438,6 +442,7 @@ struct an_replay {
 	struct an_freq_policy *policy;
 	unsigned int nr_policies;
 	uint64_t grace_ns;
+	uint64_t early_ns;
 	struct an_replay_step step;
 	const struct an_event *ev;
 	uint64_t now_ns;

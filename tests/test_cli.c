@@ -127,6 +127,8 @@ static const struct cli_case cases[] = {
 	/* one number parser for every command (ucval_parse_num()) */
 	{ "analyze grace with a suffix", { "analyze", "--grace-us", "5ms", "x" }, 2, { NULL },
 	  { "ucval analyze: --grace-us expects a whole number from 1 to 3600000000, got '5ms'" } },
+	{ "analyze early allowance of 0", { "analyze", "--early-us", "0", "x" }, 2, { NULL },
+	  { "ucval analyze: --early-us expects a whole number from 1 to 1000000, got '0'" } },
 	{ "synth negative seed", { "synth", "--seed", "-1", "-o", "/dev/null" }, 2, { NULL },
 	  { "ucval synth: --seed expects a whole number from 0 to 18446744073709551615, got '-1'" } },
 	{ "synth seed beyond 64 bits", { "synth", "--seed", "18446744073709551616", "-o", "/dev/null" },
