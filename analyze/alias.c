@@ -175,6 +175,7 @@ static const struct an_alias_field sched_util_fields[] = {
 	{ { "util_rt" },	AN_FK_UINT, OPT, 0, OFF(sched_util.util_rt) },
 	{ { "util_clamp" },	AN_FK_UINT, REQ, 0, OFF(sched_util.util_clamp) },
 	{ { "util_max" },	AN_FK_UINT, REQ, 0, OFF(sched_util.util_max) },
+	{ { "time" },		AN_FK_LLONG, OPT, -1, OFF(sched_util.time) },
 };
 
 static const struct an_alias_field sugov_fields[] = {

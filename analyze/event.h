@@ -181,6 +181,7 @@ struct an_ev_sched_util {		/* SCHED_UTIL (schedutil_util) */
 	unsigned int util_rt;		/* 0 when absent, see event present bits */
 	unsigned int util_clamp;
 	unsigned int util_max;
+	long long time;			/* rq clock of the evaluation, -1 absent */
 };
 
 struct an_ev_sugov_util {		/* SUGOV_UTIL_UPDATE */

@@ -627,8 +627,11 @@ bool an_fq_may_hold(const struct an_replay *r, const struct an_freq_policy *p)
 
 /*
  * Follow @p's CPU in and out of idle for its stretch @s; true while an idle
- * period spanning two ticks goes on or has just ended, when S18 has counted
- * it for certain (an_fq_stretch_update()). An unknown CPU is no idle.
+ * period S18 has counted for certain goes on or when it has just ended
+ * (an_fq_stretch_update()). With cpu_idle events, one in which the idle
+ * loop went round again two ticks into it (an_cpu.idle_counted_seq); an
+ * emulated CPU can sleep through its tick. Without, one spanning two ticks.
+ * An unknown CPU is no idle.
  */
 static bool stretch_counted(struct an_fq_stretch *s, const struct an_replay *r,
 			    const struct an_freq_policy *p)
@@ -636,12 +639,17 @@ static bool stretch_counted(struct an_fq_stretch *s, const struct an_replay *r,
 	uint64_t tick_ns = (uint64_t)(p->su.tick_us ? p->su.tick_us : MODEL_SU_DEFAULT_TICK_US) *
 			   NSEC_PER_USEC;
 	uint64_t now = r->step.ts_ns;
-	int pid = r->cpu[p->su.cpu[0]].curr_pid;
-	bool is_counted = s->is_idle && now - s->idle_ns >= 2 * tick_ns;
+	const struct an_cpu *c = &r->cpu[p->su.cpu[0]];
+	bool is_counted;
 
-	if (s->is_idle != (pid == 0)) {
-		s->is_idle = pid == 0;
+	if (c->has_idle_events)
+		is_counted = s->is_idle && s->idle_seq && c->idle_counted_seq == s->idle_seq;
+	else
+		is_counted = s->is_idle && now - s->idle_ns >= 2 * tick_ns;
+	if (s->is_idle != (c->curr_pid == 0)) {
+		s->is_idle = c->curr_pid == 0;
 		s->idle_ns = now;
+		s->idle_seq = c->idle_seq;
 	}
 	return is_counted;
 }

@@ -223,6 +223,7 @@ struct an_fq_stretch {
 	uint64_t since_ns;		/* first judgement of the stretch */
 	bool is_idle;			/* the CPU idles; the stretch may go on */
 	uint64_t idle_ns;		/* since when */
+	unsigned int idle_seq;		/* which idle period (an_cpu.idle_seq) */
 	bool is_fresh;			/* closed by a counted idle: starts anew */
 };
 
@@ -253,6 +254,8 @@ void an_fq_set_input(struct an_replay *r, enum an_check_id check, bool has_signa
  *			 before the prediction changed again
  * @n_rate_checked: observed changes judged against a known rate limit
  * @n_rate_violations: of which came earlier than the rate limit allows
+ * @n_rate_on_clock: of the judged, those measured on the rq clock
+ *		     (schedutil_util time) rather than on event times
  */
 struct an_freq_figures {
 	uint64_t n_intervals;
@@ -267,6 +270,7 @@ struct an_freq_figures {
 	uint64_t n_predicted_reached;
 	uint64_t n_rate_checked;
 	uint64_t n_rate_violations;
+	uint64_t n_rate_on_clock;
 };
 
 int an_freq_prediction_figures(const struct an_replay *r, struct an_freq_figures *out);

@@ -51,7 +51,7 @@
 #define AN_REPLAY_MAX_CPUS	4096
 /* Assumptions the summary lists ("irq/DL/RT util taken as 0"). */
 #define AN_REPLAY_MAX_NOTES	16
-#define AN_REPLAY_NOTE_LEN	120
+#define AN_REPLAY_NOTE_LEN	256
 
 /* Bit of an_replay_opts.checks for a check. */
 #define AN_CHECK_BIT(id)	(UINT32_C(1) << (id))
@@ -198,6 +198,13 @@ enum an_rq_op {
  *		   until a task is queued on its empty runqueue
  * @is_freq_lost: lost events may have hidden a cpu_frequency of this CPU's
  *		  policy: @freq_khz is 0 until the policy's next one
+ * @has_idle_events: the trace shows this CPU's cpu_idle events
+ * @idle_seq: idle periods begun (switches to the idle task)
+ * @is_idle_exited: the current idle period showed a cpu_idle exit
+ * @idle_counted_seq: the last idle period in which the idle loop went round
+ *		      again (a cpu_idle entry after an exit) two ticks or more
+ *		      after the period began: a tick has fired in it, so NO_HZ
+ *		      counted it for schedutil's busy hold (an_fq_stretch_update())
  */
 struct an_cpu {
 	bool is_seen;
@@ -225,6 +232,10 @@ struct an_cpu {
 	bool is_leaver_known;
 	bool is_lost_doubt;
 	bool is_freq_lost;
+	bool has_idle_events;
+	unsigned int idle_seq;
+	bool is_idle_exited;
+	unsigned int idle_counted_seq;
 };
 
 /**

@@ -302,6 +302,10 @@ static int on_switch(struct an_replay *r, const struct an_event *ev)
 			move_to(r, n, cpu);
 		}
 	}
+	if (sw->next_pid == 0 && c->curr_pid != 0) {
+		c->idle_seq++;
+		c->is_idle_exited = false;
+	}
 	c->curr_pid = sw->next_pid;
 	c->curr_since_ns = ev->ts_ns;
 	if (!c->is_known) {
@@ -522,6 +526,28 @@ static int on_print(struct an_replay *r, const struct an_event *ev)
 	}
 }
 
+/*
+ * cpu_idle: an entry after an exit, in the same idle period, is the idle
+ * loop going round again; two ticks or more into the period, a tick has
+ * fired in idle (an_cpu.idle_counted_seq).
+ */
+static void on_idle(struct an_replay *r, const struct an_event *ev)
+{
+	uint64_t tick_ns = (uint64_t)(r->plat.tick_us ? r->plat.tick_us : MODEL_SU_DEFAULT_TICK_US) *
+			   1000;
+	struct an_cpu *c = an_replay_cpu(r, ev->idle.cpu_id);
+
+	if (!c)
+		return;
+	c->has_idle_events = true;
+	if (c->curr_pid != 0)
+		return;
+	if (ev->idle.state == AN_IDLE_EXIT)
+		c->is_idle_exited = true;
+	else if (c->is_idle_exited && ev->ts_ns - c->curr_since_ns >= 2 * tick_ns)
+		c->idle_counted_seq = c->idle_seq;
+}
+
 int an_sched_apply(struct an_replay *r, const struct an_event *ev)
 {
 	switch (ev->type) {
@@ -532,6 +558,9 @@ int an_sched_apply(struct an_replay *r, const struct an_event *ev)
 		return on_wakeup(r, ev);
 	case AN_EV_SCHED_MIGRATE_TASK:
 		return on_migrate(r, ev);
+	case AN_EV_CPU_IDLE:
+		on_idle(r, ev);
+		return 0;
 	case AN_EV_SCHED_PROCESS_FORK:
 		return on_fork(r, ev);
 	case AN_EV_SCHED_PROCESS_EXIT:

@@ -44,7 +44,11 @@
 	"x-1 [00" #cpu "] " ts ": cpu_frequency: state=" #khz " cpu_id=" #cpu "\n"
 #define PELT(cpu, ts, util) \
 	"x-1 [00" #cpu "] " ts ": sched_pelt_cfs: cpu=" #cpu " path=/ util=" #util "\n"
+/* schedutil_util with the evaluation's rq clock (patch 0003) */
+#define SUTIL(cpu, ts, util, clock) "x-1 [00" #cpu "] " ts ": schedutil_util: cpu=" #cpu	\
+	" util_cfs=" #util " util_rt=0 util_clamp=" #util " util_max=1024 time=" #clock "\n"
 #define IDLE(cpu, ts) "x-1 [00" #cpu "] " ts ": cpu_idle: state=1 cpu_id=" #cpu "\n"
+#define IDLEX(cpu, ts) "x-1 [00" #cpu "] " ts ": cpu_idle: state=4294967295 cpu_id=" #cpu "\n"
 /* sugov:0 (pid 50, DL as 5.x shows it) switching on CPU 0. */
 #define SUGOV_IN(ts) "x-1 [000] " ts ": sched_switch: prev_comm=swapper/0 prev_pid=0 "	\
 	"prev_prio=120 prev_state=R ==> next_comm=sugov:0 next_pid=50 next_prio=-1\n"
@@ -392,6 +396,38 @@ static const struct row {
 	  SW(0, "10.019000", 0, 120, "R", 100, 120) SW(0, "10.030000", 100, 120, "S", 0, 120)
 	  FREQ(0, "10.030000", 500000),
 	  AN_FAIL, "0:10023990000-10030000000 500000>1000000 S10", 1, 0 },
+	/* with cpu_idle events: 12 ms of idle in which the idle loop never went
+	 * round again; no tick fired in it (an emulated CPU can sleep through
+	 * it; make check-kernel, loaded host), NO_HZ did not count it */
+	{ "S18", "cpu_idle: an idle the loop did not go round in may not end it", { 0 },
+	  AN_CHECK_FREQ_PREDICTION,
+	  ML510(1000) FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  PELT(0, "10.001100", 300) SW(0, "10.010000", 100, 120, "S", 0, 120)
+	  IDLE(0, "10.010010") PELT(0, "10.021000", 100) IDLEX(0, "10.021990")
+	  WAKE(0, "10.021995", 100, 120) SW(0, "10.022000", 0, 120, "R", 100, 120)
+	  SW(0, "10.040000", 100, 120, "S", 0, 120) FREQ(0, "10.040000", 500000),
+	  AN_PASS, "", 1, 0 },
+	/* the same with the loop going round 9 ms in (two ticks): counted; the
+	 * util 100 of 10.021 binds from there + 1 ms + 4 ms */
+	{ "S18", "cpu_idle: the loop going round two ticks in ends it", { 0 },
+	  AN_CHECK_FREQ_PREDICTION,
+	  ML510(1000) FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  PELT(0, "10.001100", 300) SW(0, "10.010000", 100, 120, "S", 0, 120)
+	  IDLE(0, "10.010010") IDLEX(0, "10.018990") IDLE(0, "10.019000")
+	  PELT(0, "10.021000", 100) IDLEX(0, "10.021990")
+	  WAKE(0, "10.021995", 100, 120) SW(0, "10.022000", 0, 120, "R", 100, 120)
+	  SW(0, "10.040000", 100, 120, "S", 0, 120) FREQ(0, "10.040000", 500000),
+	  AN_FAIL, "0:10026000000-10040000000 500000>1000000 S10", 1, 0 },
+	/* going round 1 ms in: the wakeup may not have been the tick */
+	{ "S18", "cpu_idle: going round 1 ms in may not end it", { 0 },
+	  AN_CHECK_FREQ_PREDICTION,
+	  ML510(1000) FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  PELT(0, "10.001100", 300) SW(0, "10.010000", 100, 120, "S", 0, 120)
+	  IDLE(0, "10.010010") IDLEX(0, "10.010990") IDLE(0, "10.011000")
+	  PELT(0, "10.021000", 100) IDLEX(0, "10.021990")
+	  WAKE(0, "10.021995", 100, 120) SW(0, "10.022000", 0, 120, "R", 100, 120)
+	  SW(0, "10.040000", 100, 120, "S", 0, 120) FREQ(0, "10.040000", 500000),
+	  AN_PASS, "", 1, 0 },
 	/* b ran before the trace showed a switch: the kernel may hold the
 	 * 1000000 it set then, though the first util (100) predicts 500000
 	 * (seen: make check-kernel, trace start) */
@@ -437,6 +473,25 @@ static const struct row {
 	  PELT(0, "10.001100", 300) FREQ(0, "10.003000", 1000000) PELT(0, "10.003800", 500)
 	  FREQ(0, "10.003850", 1500000) SW(0, "10.030000", 100, 120, "S", 0, 120),
 	  AN_FAIL, "0:10003850000-10004000000 1000000>1500000 S15", 1, 0 },
+	/* schedutil_util gives the rq clock of each decision: the rate limit is
+	 * measured on it. Events 417 us apart, decisions 1000 us apart on the
+	 * rq clock (a stale clock at the first; make check-kernel, loaded host) */
+	{ "S15", "measured on the rq clock: events 417 us apart are fine", { 0 },
+	  AN_CHECK_FREQ_PREDICTION,
+	  ML510(1000) FREQ(0, "10.000100", 500000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  SUTIL(0, "10.002990", 300, 7000000) FREQ(0, "10.003000", 1000000)
+	  SUTIL(0, "10.003400", 500, 8000000) FREQ(0, "10.003417", 1500000)
+	  SW(0, "10.030000", 100, 120, "S", 0, 120),
+	  AN_PASS, "", 1, 0 },
+	/* events 1200 us apart, decisions 900 us apart on the rq clock: the
+	 * kernel broke its own limit; no --early-us allowance applies */
+	{ "S15", "measured on the rq clock: 900 us is a violation", { .early_us = 500 },
+	  AN_CHECK_FREQ_PREDICTION,
+	  ML510(1000) FREQ(0, "10.000100", 500000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  SUTIL(0, "10.002990", 300, 7000000) FREQ(0, "10.003000", 1000000)
+	  SUTIL(0, "10.004190", 500, 7900000) FREQ(0, "10.004200", 1500000)
+	  SW(0, "10.030000", 100, 120, "S", 0, 120),
+	  AN_FAIL, "0:10004200000-10004300000 1000000>1500000 S15", 1, 0 },
 	{ "S15", "--early-us 200: 150 us short is none", { .early_us = 200 }, AN_CHECK_FREQ_PREDICTION,
 	  ML510(1000) FREQ(0, "10.000100", 500000) SW(0, "10.001000", 0, 120, "R", 100, 120)
 	  PELT(0, "10.001100", 300) FREQ(0, "10.003000", 1000000) PELT(0, "10.003800", 500)
@@ -584,6 +639,7 @@ static void test_figures(void **state)
 	assert_int_equal(f.n_observed_matched, 2);
 	assert_int_equal(f.n_rate_checked, 1);
 	assert_int_equal(f.n_rate_violations, 0);
+	assert_int_equal(f.n_rate_on_clock, 0);
 	assert_int_equal(f.n_mismatched, 0);
 	assert_int_equal(f.mismatched_ns, 0);
 	assert_int_equal(f.n_intervals, f.n_matched);
@@ -595,6 +651,30 @@ static void test_figures(void **state)
 	r = an_test_replay_text(w->text, &only, &res, true);
 	assert_int_equal(an_freq_prediction_figures(r, &f), -ENOENT);
 	assert_int_equal(f.n_intervals, 0);
+	an_replay_free(r);
+
+	/* S15 on the rq clock: the second change is judged on schedutil_util's
+	 * time; the summary note says so in full (it was cut at 120 bytes) */
+	w = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(rows) && !w; i++)
+		if (!strcmp(rows[i].name, "measured on the rq clock: events 417 us apart are fine"))
+			w = &rows[i];
+	assert_non_null(w);
+	an_results_init(&res, NULL, NULL);
+	r = an_test_replay_text(w->text, NULL, &res, true);
+	assert_int_equal(an_freq_prediction_figures(r, &f), 0);
+	assert_int_equal(f.n_rate_checked, 1);
+	assert_int_equal(f.n_rate_on_clock, 1);
+	assert_int_equal(f.n_rate_violations, 0);
+	{
+		bool is_found = false;
+
+		for (unsigned int i = 0; i < r->nr_notes; i++)
+			if (strstr(r->notes[i], "1 changes judged against the rate limit "
+						"(1 on the rq clock), 0 too early"))
+				is_found = true;
+		assert_true(is_found);
+	}
 	an_replay_free(r);
 }
 
