@@ -291,7 +291,12 @@ static bool predict(const struct an_replay *r, const struct pred_check *k,
 	uint64_t keep = tick + (uint64_t)p->su.rate_limit_us * NSEC_PER_USEC;
 	bool is_old = is_legacy(p);
 	struct model_su_eval e;
+	bool is_same = true;	/* in_hi == in_lo: one evaluation does */
 
+	if (!p->su.nr_cpus) {	/* an_fq_policy_usable() refuses those */
+		j->why = "a policy without cpus";
+		return false;
+	}
 	for (unsigned int c = 0; c < p->su.nr_cpus; c++) {
 		int cpu = p->su.cpu[c];
 		const struct pred_cpu *pc = &k->cpu[cpu];
@@ -306,17 +311,21 @@ static bool predict(const struct an_replay *r, const struct pred_check *k,
 		in_lo[c].util_cfs = pc->util_cfs < p->su.capacity ? pc->util_cfs : p->su.capacity;
 		in_lo[c].util_rt = pc->util_rt < p->su.capacity ? pc->util_rt : p->su.capacity;
 		in_hi[c] = in_lo[c];
-		if (is_old && p->su.nr_cpus > 1 && j->ts_ns - pc->util_ns > tick)
+		if (is_old && p->su.nr_cpus > 1 && j->ts_ns - pc->util_ns > tick) {
 			in_lo[c].util_cfs = in_lo[c].util_rt = 0;
-		if (is_old && pc->has_rt && j->ts_ns - pc->rt_ns <= keep)
+			is_same = false;
+		}
+		if (is_old && pc->has_rt && j->ts_ns - pc->rt_ns <= keep && !in_hi[c].is_rt_runnable) {
 			in_hi[c].is_rt_runnable = true;
+			is_same = false;
+		}
 	}
 	if (model_su_expected(&p->su, in_lo, &e, ex)) {
 		j->why = "the schedutil model refused the inputs";
 		return false;
 	}
 	*lo = e.freq_khz;
-	if (model_su_expected(&p->su, in_hi, &e, NULL)) {
+	if (!is_same && model_su_expected(&p->su, in_hi, &e, NULL)) {
 		j->why = "the schedutil model refused the inputs";
 		return false;
 	}
