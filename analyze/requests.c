@@ -290,6 +290,22 @@ static int on_task_eff(struct an_replay *r, const struct an_event *ev)
 	else
 		attr.util_max = to_abi(r, e->value);
 	ret = model_setattr(&r->sys, &t->mt, &attr);
+	if (ret == -EINVAL) {
+		/*
+		 * One sched_setattr changed both clamps, the new value crossing
+		 * the old other one (min 100 max 400, then min 512 max 512:
+		 * make check-kernel): the other's event follows. Until then the
+		 * kernel holds a request pair with min <= max: take the nearest
+		 * one, the other clamp unknown.
+		 */
+		int other = id == MODEL_UCLAMP_MIN ? MODEL_UCLAMP_MAX : MODEL_UCLAMP_MIN;
+
+		attr.flags |= clamp_flag(r, other);
+		attr.util_min = attr.util_max = to_abi(r, e->value);
+		ret = model_setattr(&r->sys, &t->mt, &attr);
+		if (ret >= 0)
+			t->is_req_known[other] = false;
+	}
 	r->step.is_learnt = true;
 	r->step.learn_ret = ret;
 	t->is_req_known[id] = ret >= 0;

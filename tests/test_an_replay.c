@@ -436,6 +436,18 @@ static const struct {
 	{ "MT1: an agreement needs no knowledge of the task", AN_CHECK_TASK_EFFECTIVE,
 	  ML "x-1 [000] 2.0: uclamp_task_eff: pid=5 comm=w clamp_id=1 value=1024 effective=1024 bucket_id=4\n",
 	  AN_PASS, 0, 0, false, NULL },
+	/* one setattr moved both clamps past each other (100/400 to 512/512):
+	 * the kernel shows min 512 before max 512, and before the marker; the
+	 * model is given the pair, not a refused min alone (make check-kernel:
+	 * an UNDECIDED window that may hide, 150 ms, exit status 3) */
+	{ "MT1: both clamps of one setattr, shown one by one", AN_CHECK_TASK_EFFECTIVE,
+	  ML MARK("1.000100", "task pid=5 comm=w")
+	     MARK("1.1", "setattr pid=5 util_min=100 util_max=400 flags=0x78 ret=0")
+	     "x-1 [000] 2.0: uclamp_task_eff: pid=5 comm=w clamp_id=0 value=512 effective=512 bucket_id=2\n"
+	     "x-1 [000] 2.000001: uclamp_task_eff: pid=5 comm=w clamp_id=1 value=512 effective=512 bucket_id=2\n"
+	     MARK("2.00001", "setattr pid=5 util_min=512 util_max=512 flags=0x78 ret=0")
+	     "x-1 [000] 3.0: uclamp_task_eff: pid=5 comm=w clamp_id=0 value=512 effective=512 bucket_id=2\n",
+	  AN_PASS, 0, 0, false, NULL },
 	{ "MT1: known task, wrong effective", AN_CHECK_TASK_EFFECTIVE,
 	  ML MARK("1.000100", "task pid=5 util_max=300")
 	     "x-1 [000] 2.0: uclamp_task_eff: pid=5 comm=w clamp_id=1 value=300 effective=1024 bucket_id=4\n",
