@@ -214,22 +214,22 @@ static void before(struct an_replay *r, struct pred_check *k, uint64_t now)
 /* Utilization of a CPU from a util event (events.md §2). */
 static void take_util(struct an_replay *r, struct pred_check *k, const struct an_event *ev)
 {
+	struct pred_cpu *pc;
 	unsigned int cfs, rt;
 	int cpu;
 
 	if (!an_fq_util_sample(ev, &cpu, &cfs, &rt) || !an_replay_cpu(r, cpu))
 		return;
 	k->has_util_event = true;
-	k->cpu[cpu] = (struct pred_cpu){
-		.has_util = true, .util_cfs = cfs, .util_rt = rt, .util_ns = ev->ts_ns,
-		.has_rt = k->cpu[cpu].has_rt, .rt_ns = k->cpu[cpu].rt_ns,
-		.has_clock = k->cpu[cpu].has_clock, .clock_ns = k->cpu[cpu].clock_ns,
-		.clock_at_ns = k->cpu[cpu].clock_at_ns,
-	};
+	pc = &k->cpu[cpu];
+	pc->has_util = true;
+	pc->util_cfs = cfs;
+	pc->util_rt = rt;
+	pc->util_ns = ev->ts_ns;
 	if (ev->type == AN_EV_SCHED_UTIL && ev->sched_util.time >= 0) {
-		k->cpu[cpu].has_clock = true;
-		k->cpu[cpu].clock_ns = (uint64_t)ev->sched_util.time;
-		k->cpu[cpu].clock_at_ns = ev->ts_ns;
+		pc->has_clock = true;
+		pc->clock_ns = (uint64_t)ev->sched_util.time;
+		pc->clock_at_ns = ev->ts_ns;
 	}
 }
 

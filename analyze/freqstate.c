@@ -512,6 +512,12 @@ bool an_fq_cpu_undecidable(const struct an_replay *r, int cpu, uint64_t ts_ns,
 	return true;
 }
 
+/* The policy's tick in ns (MODEL_SU_DEFAULT_TICK_US when unknown). */
+static uint64_t tick_ns_of(const struct an_freq_policy *p)
+{
+	return (uint64_t)(p->su.tick_us ? p->su.tick_us : MODEL_SU_DEFAULT_TICK_US) * NSEC_PER_USEC;
+}
+
 /**
  * an_fq_grace() - the parts of a policy's grace (freqstate.h)
  * @r: replay
@@ -527,8 +533,7 @@ void an_fq_grace(const struct an_replay *r, const struct an_freq_policy *p,
 {
 	uint64_t total = an_replay_grace_ns(r, p);
 
-	g->tick_ns = (uint64_t)(p->su.tick_us ? p->su.tick_us : MODEL_SU_DEFAULT_TICK_US) *
-		     NSEC_PER_USEC;
+	g->tick_ns = tick_ns_of(p);
 	g->tail_ns = g->tick_ns < total ? g->tick_ns : total;
 	g->rl_ns = total - g->tail_ns;
 }
@@ -636,8 +641,6 @@ bool an_fq_may_hold(const struct an_replay *r, const struct an_freq_policy *p)
 static bool stretch_counted(struct an_fq_stretch *s, const struct an_replay *r,
 			    const struct an_freq_policy *p)
 {
-	uint64_t tick_ns = (uint64_t)(p->su.tick_us ? p->su.tick_us : MODEL_SU_DEFAULT_TICK_US) *
-			   NSEC_PER_USEC;
 	uint64_t now = r->step.ts_ns;
 	const struct an_cpu *c = &r->cpu[p->su.cpu[0]];
 	bool is_counted;
@@ -645,7 +648,7 @@ static bool stretch_counted(struct an_fq_stretch *s, const struct an_replay *r,
 	if (c->has_idle_events)
 		is_counted = s->is_idle && s->idle_seq && c->idle_counted_seq == s->idle_seq;
 	else
-		is_counted = s->is_idle && now - s->idle_ns >= 2 * tick_ns;
+		is_counted = s->is_idle && now - s->idle_ns >= 2 * tick_ns_of(p);
 	if (s->is_idle != (c->curr_pid == 0)) {
 		s->is_idle = c->curr_pid == 0;
 		s->idle_ns = now;
@@ -669,10 +672,11 @@ static bool stretch_counted(struct an_fq_stretch *s, const struct an_replay *r,
  * (can_stop_idle_tick()), and without a cpuidle driver on kernels whose
  * idle loop stops the tick only once a tick has fired in idle
  * (idle_call_stop_or_retain_tick(); Debian 6.1.192 has it). The trace shows
- * none of this, so an idle period ends the stretch for certain only when it
- * spans two ticks (a tick fired in it and the loop went round again); a
- * shorter one may or may not, and the hold stays possible, in idle too
- * (the kernel evaluates from the tick and blocked-load updates there).
+ * none of this, so an idle period ends the stretch only when it must have
+ * been counted (stretch_counted(): a tick fired in it and the loop went
+ * round again); another may or may not, and the hold stays possible, in
+ * idle too (the kernel evaluates from the tick and blocked-load updates
+ * there).
  *
  * A stretch that opens for another reason than such an idle (trace start,
  * frequency not computable before) may have begun before the trace showed
