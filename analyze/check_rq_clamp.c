@@ -199,10 +199,7 @@ static void judge(struct an_replay *r, struct rq_cpu *rc, int cpu, uint64_t ts,
 	if (rc->has_fresh && is_fresh(r, cpu, obs))
 		is_after = true;
 	for (int id = 0; id < MODEL_UCLAMP_CNT; id++) {
-		struct an_window w = {
-			.check = AN_CHECK_RQ_CLAMP, .cpu = cpu, .pid = -1, .ts_start_ns = ts,
-			.expected = c->rq_now[id], .observed = obs[id], .rule = rule_of(r, cpu),
-		};
+		struct an_window w;	/* made only for a disagreement */
 
 		if (is_before || is_after || obs[id] == c->rq_now[id]) {
 			is_judged = true;
@@ -211,6 +208,10 @@ static void judge(struct an_replay *r, struct rq_cpu *rc, int cpu, uint64_t ts,
 				an_replay_doubt_close(r, &rc->doubt, ts);
 			continue;
 		}
+		w = (struct an_window){
+			.check = AN_CHECK_RQ_CLAMP, .cpu = cpu, .pid = -1, .ts_start_ns = ts,
+			.expected = c->rq_now[id], .observed = obs[id], .rule = rule_of(r, cpu),
+		};
 		snprintf(w.message, sizeof(w.message), "rq %s of cpu %d: kernel %d, model %d",
 			 names[id], cpu, obs[id], c->rq_now[id]);
 		if (is_clamp_known(r, cpu)) {

@@ -160,6 +160,21 @@ static void explain(const struct an_replay *r, const struct model_task *mt,
 		     model_task_eff(&r->sys, mt, id, NULL));
 }
 
+/* The window of a disagreement (FAIL or UNDECIDED) at @ev. */
+static void make_window(struct an_window *w, const struct an_replay *r,
+			const struct an_event *ev, int expected)
+{
+	const struct an_ev_task_eff *e = &ev->task_eff;
+
+	*w = (struct an_window){
+		.check = AN_CHECK_TASK_EFFECTIVE, .cpu = -1, .pid = e->pid,
+		.ts_start_ns = ev->ts_ns, .rule = r->variant == MODEL_V3 ? "VT1" : "MT1",
+		.expected = expected, .observed = e->effective,
+	};
+	snprintf(w->message, sizeof(w->message), "effective uclamp_%s of pid %d: kernel %u, model %d",
+		 e->clamp_id == MODEL_UCLAMP_MIN ? "min" : "max", e->pid, e->effective, expected);
+}
+
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
 {
 	struct eff_check *k = ctx;
@@ -167,10 +182,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	struct an_wintab_ent *ent;
 	struct an_task *t;
 	int expected, old;
-	struct an_window w = {
-		.check = AN_CHECK_TASK_EFFECTIVE, .cpu = -1, .pid = e->pid,
-		.ts_start_ns = ev->ts_ns, .rule = r->variant == MODEL_V3 ? "VT1" : "MT1",
-	};
+	struct an_window w;	/* made only for a disagreement */
 
 	if (!after) {
 		walk_track(r, &k->walk, ev);
@@ -187,11 +199,8 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		return -ENOMEM;
 	expected = t ? model_task_eff(&r->sys, &t->mt, (enum model_clamp_id)e->clamp_id, NULL) :
 		       -1;
-	w.expected = expected;
-	w.observed = e->effective;
-	snprintf(w.message, sizeof(w.message), "effective uclamp_%s of pid %d: kernel %u, model %d",
-		 e->clamp_id == MODEL_UCLAMP_MIN ? "min" : "max", e->pid, e->effective, expected);
 	if (!t || t->mt.is_dead || r->sys.is_undefined) {
+		make_window(&w, r, ev, expected);
 		an_replay_doubt(r, &ent->doubt, &w, true);
 	} else if (expected == (int)e->effective ||
 		   (walk_old_eff(r, &k->walk, &t->mt, (enum model_clamp_id)e->clamp_id, &old) &&
@@ -202,6 +211,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	} else if (an_task_is_clamp_known(t) && !(r->step.is_learnt && r->step.learn_ret < 0)) {
 		r->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
 		an_replay_doubt_close(r, &ent->doubt, ev->ts_ns);
+		make_window(&w, r, ev, expected);
 		an_win_observe(r->res, &ent->fail, &w);
 		if (ent->fail.w.n_events == 1) {
 			char text[AN_WINDOW_EXPLAIN_LEN];
@@ -210,6 +220,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 			an_win_set_explain(&ent->fail, text);
 		}
 	} else {
+		make_window(&w, r, ev, expected);
 		an_replay_doubt(r, &ent->doubt, &w, true);
 	}
 	an_wintab_put(k->open, ent);

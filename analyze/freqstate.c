@@ -250,9 +250,7 @@ void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_f
 		     struct an_fq_tally *tally)
 {
 	uint64_t ts = j->ts_ns;
-	struct an_window w = {
-		.check = j->check, .cpu = j->cpu, .pid = -1, .rule = j->rule,
-	};
+	struct an_window w;	/* only where a window is made: 1.3 KB to clear */
 	bool is_obs_moved, is_range_moved;
 
 	if (is_same(k, j))
@@ -276,13 +274,14 @@ void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_f
 	k->lo_khz = j->lo_khz;
 	k->hi_khz = j->hi_khz;
 	k->is_ok = j->obs_khz >= j->lo_khz && j->obs_khz <= j->hi_khz;
-	w.ts_start_ns = ts;
 	if (!j->is_decidable) {
 		an_win_close(r->res, &k->fail, ts);
 		if (k->doubt.is_open && k->why != j->why)
 			an_replay_doubt_close(r, &k->doubt, ts);
 		k->why = j->why;
-		w.rule = "";
+		w = (struct an_window){
+			.check = j->check, .cpu = j->cpu, .pid = -1, .rule = "", .ts_start_ns = ts,
+		};
 		snprintf(w.message, sizeof(w.message), "cpu %d: %s not judged: %s", j->cpu,
 			 j->what, j->why ? j->why : "inputs unknown");
 		an_replay_doubt(r, &k->doubt, &w, j->is_hiding);
@@ -306,8 +305,11 @@ void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_f
 		an_win_agree(r->res, &k->fail, ts);
 		return;
 	}
-	w.observed = j->obs_khz;
-	w.expected = j->obs_khz < j->lo_khz ? j->lo_khz : j->hi_khz;
+	w = (struct an_window){
+		.check = j->check, .cpu = j->cpu, .pid = -1, .rule = j->rule, .ts_start_ns = ts,
+		.observed = j->obs_khz,
+		.expected = j->obs_khz < j->lo_khz ? j->lo_khz : j->hi_khz,
+	};
 	if (!k->fail.is_open) {
 		k->is_fail_by_move = is_obs_moved && r->ev;
 		k->move_cpu = r->ev ? r->ev->cpu : -1;
