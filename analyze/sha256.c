@@ -2,13 +2,22 @@
 /*
  * analyze/sha256.c - SHA-256 (FIPS 180-4) of a trace file: the identity of a
  * trace in the database (events.md §5). None of the project's libraries
- * exports a hash, and one file read at disk speed does not need a faster one.
+ * exports a hash. The portable compression costs about 60 instructions a
+ * byte, a fifth of what analyze spends on a synthetic trace (callgrind), so
+ * x86-64 CPUs with the SHA extensions use them (compress_ni()); the result
+ * is the same (tests/test_an_sha256.c compares both).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#include <immintrin.h>
+#define HAVE_SHA_NI	1
+#endif
 
 #include "analyze/sha256.h"
 
@@ -34,7 +43,7 @@ static inline uint32_t rotr(uint32_t x, unsigned int n)
 	return (x >> n) | (x << (32 - n));
 }
 
-static void compress(uint32_t h[8], const uint8_t *blk)
+static void compress_one(uint32_t h[8], const uint8_t *blk)
 {
 	uint32_t w[64], a, b, c, d, e, f, g, k;
 
@@ -60,6 +69,80 @@ static void compress(uint32_t h[8], const uint8_t *blk)
 	h[4] += e, h[5] += f, h[6] += g, h[7] += k;
 }
 
+#ifdef HAVE_SHA_NI
+/* CPUID: SHA (leaf 7, EBX bit 29), SSSE3 and SSE4.1 (leaf 1, ECX bits 9, 19). */
+static bool has_sha_ni(void)
+{
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 9)) || !(c & (1u << 19)))
+		return false;
+	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+		return false;
+	return b & (1u << 29);
+}
+
+/*
+ * @n blocks with the SHA extensions. They keep the state as two vectors,
+ * ABEF and CDGH; sha256rnds2 does two rounds, sha256msg1/msg2 the message
+ * schedule four words at a time.
+ */
+__attribute__((target("sha,sse4.1,ssse3")))
+static void compress_ni(uint32_t h[8], const uint8_t *p, size_t n)
+{
+	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+	__m128i dcba = _mm_loadu_si128((const __m128i *)&h[0]);
+	__m128i hgfe = _mm_loadu_si128((const __m128i *)&h[4]);
+	__m128i cdab = _mm_shuffle_epi32(dcba, 0xb1);
+	__m128i efgh = _mm_shuffle_epi32(hgfe, 0x1b);
+	__m128i abef = _mm_alignr_epi8(cdab, efgh, 8);
+	__m128i cdgh = _mm_blend_epi16(efgh, cdab, 0xf0);
+
+	for (; n; n--, p += 64) {
+		__m128i save0 = abef, save1 = cdgh, w[16];
+
+		for (int g = 0; g < 16; g++) {
+			__m128i m;
+
+			if (g < 4) {
+				w[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * g)),
+							bswap);
+			} else {
+				__m128i t = _mm_sha256msg1_epu32(w[g - 4], w[g - 3]);
+
+				t = _mm_add_epi32(t, _mm_alignr_epi8(w[g - 1], w[g - 2], 4));
+				w[g] = _mm_sha256msg2_epu32(t, w[g - 1]);
+			}
+			m = _mm_add_epi32(w[g], _mm_loadu_si128((const __m128i *)&round_k[4 * g]));
+			cdgh = _mm_sha256rnds2_epu32(cdgh, abef, m);
+			abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(m, 0x0e));
+		}
+		abef = _mm_add_epi32(abef, save0);
+		cdgh = _mm_add_epi32(cdgh, save1);
+	}
+	{
+		__m128i feba = _mm_shuffle_epi32(abef, 0x1b);
+		__m128i dchg = _mm_shuffle_epi32(cdgh, 0xb1);
+
+		_mm_storeu_si128((__m128i *)&h[0], _mm_blend_epi16(feba, dchg, 0xf0));
+		_mm_storeu_si128((__m128i *)&h[4], _mm_alignr_epi8(dchg, feba, 8));
+	}
+}
+#endif
+
+/* @n whole blocks at @p. */
+static void compress(struct an_sha256 *s, const uint8_t *p, size_t n)
+{
+#ifdef HAVE_SHA_NI
+	if (s->is_ni) {
+		compress_ni(s->h, p, n);
+		return;
+	}
+#endif
+	for (; n; n--, p += 64)
+		compress_one(s->h, p);
+}
+
 /**
  * an_sha256_init() - start a digest
  * @s: the state
@@ -75,6 +158,11 @@ void an_sha256_init(struct an_sha256 *s)
 	memcpy(s->h, h0, sizeof(h0));
 	s->len = 0;
 	s->nr = 0;
+#ifdef HAVE_SHA_NI
+	s->is_ni = has_sha_ni();
+#else
+	s->is_ni = false;
+#endif
 }
 
 /**
@@ -91,6 +179,13 @@ void an_sha256_update(struct an_sha256 *s, const void *data, size_t len)
 	while (len) {
 		size_t take = sizeof(s->buf) - s->nr;
 
+		if (!s->nr && len >= sizeof(s->buf)) {	/* whole blocks in place */
+			take = len / sizeof(s->buf) * sizeof(s->buf);
+			compress(s, p, take / sizeof(s->buf));
+			p += take;
+			len -= take;
+			continue;
+		}
 		if (take > len)
 			take = len;
 		memcpy(s->buf + s->nr, p, take);
@@ -98,7 +193,7 @@ void an_sha256_update(struct an_sha256 *s, const void *data, size_t len)
 		p += take;
 		len -= take;
 		if (s->nr == sizeof(s->buf)) {
-			compress(s->h, s->buf);
+			compress(s, s->buf, 1);
 			s->nr = 0;
 		}
 	}

@@ -5,6 +5,7 @@
 #ifndef UCVAL_ANALYZE_SHA256_H
 #define UCVAL_ANALYZE_SHA256_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,7 @@ struct an_sha256 {
 	uint64_t len;		/* bytes hashed so far */
 	uint8_t buf[64];	/* the block being filled */
 	size_t nr;		/* bytes in buf */
+	bool is_ni;		/* the CPU's SHA instructions (x86-64 SHA-NI) */
 };
 
 void an_sha256_init(struct an_sha256 *s);
