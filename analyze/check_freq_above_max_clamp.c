@@ -28,6 +28,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyze/checks.h"
 #include "analyze/freqstate.h"
@@ -41,6 +42,12 @@ struct ceil_policy {
 	struct an_fq_key key;
 	bool was_busy;			/* a CPU ran a task since the last event */
 	struct an_fq_stretch stretch;	/* S18: the highest ceiling of the busy stretch */
+	/* the last ceiling computed, for its inputs (see floor_of() of freq_below) */
+	bool has_last;
+	uint64_t last_gen;
+	unsigned int last_cur_khz;
+	struct model_su_cpu_in last_in[MODEL_SU_MAX_CPUS];
+	unsigned int last_khz;
 };
 
 /* The latest util signal sample of a CPU (MS6). */
@@ -145,9 +152,10 @@ static void before(struct an_replay *r, struct ceil_check *k, uint64_t now)
 
 /* The ceiling now, or false with @j's reason when it cannot be computed. */
 static bool ceiling_of(const struct an_replay *r, const struct an_freq_policy *p,
-		       struct an_fq_judgement *j, unsigned int *khz)
+		       struct ceil_policy *cp, struct an_fq_judgement *j, unsigned int *khz)
 {
 	struct model_su_cpu_in in[MODEL_SU_MAX_CPUS];
+	size_t size = p->su.nr_cpus * sizeof(in[0]);
 	struct model_su_bound b;
 
 	for (unsigned int c = 0; c < p->su.nr_cpus; c++) {
@@ -155,11 +163,23 @@ static bool ceiling_of(const struct an_replay *r, const struct an_freq_policy *p
 			return false;
 		an_fq_cpu_in(r, p->su.cpu[c], &in[c]);
 	}
+	/* model_su_ceiling() depends on the policy and the inputs alone */
+	if (cp->has_last && cp->last_gen == p->gen && cp->last_cur_khz == p->su.cur_khz &&
+	    !memcmp(in, cp->last_in, size)) {
+		*khz = cp->last_khz;
+		return true;
+	}
+	cp->has_last = false;
 	if (model_su_ceiling(&p->su, in, &b, NULL)) {
 		j->why = "the schedutil model refused the inputs";
 		return false;
 	}
 	*khz = b.is_bounded ? b.freq_khz : AN_FQ_NO_CEILING_KHZ;
+	cp->has_last = true;
+	cp->last_gen = p->gen;
+	cp->last_cur_khz = p->su.cur_khz;
+	memcpy(cp->last_in, in, size);
+	cp->last_khz = *khz;
 	return true;
 }
 
@@ -203,7 +223,7 @@ static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
 	bool is_busy = an_fq_policy_busy(r, p);
 	unsigned int khz;
 
-	if (!ceiling_of(r, p, &j, &khz)) {
+	if (!ceiling_of(r, p, cp, &j, &khz)) {
 		an_fq_bound_forget(&cp->bound);
 		an_fq_stretch_end(&cp->stretch, r, p);
 	} else {

@@ -19,6 +19,7 @@
  * (mainline 5.3–6.7), MS5 (6.8+).
  */
 #include <errno.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "analyze/checks.h"
@@ -31,6 +32,12 @@
 struct floor_cpu {
 	struct an_fq_bound bound;
 	struct an_fq_key key;
+	/* the last floor computed, for its inputs: rq clamps change seldom */
+	bool has_last;
+	uint64_t last_gen;		/* the policy's an_freq_policy.gen */
+	unsigned int last_cur_khz;	/* its cur_khz (S8 reference, not invariant) */
+	struct model_su_cpu_in last_in;
+	unsigned int last_khz;
 };
 
 struct floor_check {
@@ -127,9 +134,13 @@ static void before(struct an_replay *r, struct floor_check *k, uint64_t now)
 	}
 }
 
-/* The floor of @cpu now: 0 while it runs no task. */
+/*
+ * The floor of @cpu now: 0 while it runs no task. model_su_floor() depends
+ * on the policy and the CPU's inputs alone (an_fq_cpu_in() zeroes the
+ * padding, so equal bytes are equal inputs): the last result is kept.
+ */
 static int floor_of(const struct an_replay *r, const struct an_freq_policy *p, int cpu,
-		    unsigned int *khz)
+		    struct floor_cpu *fc, unsigned int *khz)
 {
 	struct model_su_cpu_in in;
 	struct model_su_bound b;
@@ -138,9 +149,20 @@ static int floor_of(const struct an_replay *r, const struct an_freq_policy *p, i
 	if (r->cpu[cpu].curr_pid <= 0)
 		return 0;
 	an_fq_cpu_in(r, cpu, &in);
+	if (fc->has_last && fc->last_gen == p->gen && fc->last_cur_khz == p->su.cur_khz &&
+	    !memcmp(&in, &fc->last_in, sizeof(in))) {
+		*khz = fc->last_khz;
+		return 0;
+	}
+	fc->has_last = false;
 	if (model_su_floor(&p->su, &in, &b, NULL))
 		return -EINVAL;
 	*khz = b.freq_khz;
+	fc->has_last = true;
+	fc->last_gen = p->gen;
+	fc->last_cur_khz = p->su.cur_khz;
+	fc->last_in = in;
+	fc->last_khz = b.freq_khz;
 	return 0;
 }
 
@@ -160,7 +182,7 @@ static void judge_cpu(struct an_replay *r, const struct an_freq_policy *p, int c
 
 	if (an_fq_cpu_undecidable(r, cpu, now, &j.is_hiding, &j.why)) {
 		an_fq_bound_forget(&fc->bound);
-	} else if (floor_of(r, p, cpu, &khz)) {
+	} else if (floor_of(r, p, cpu, fc, &khz)) {
 		an_fq_bound_forget(&fc->bound);
 		j.why = "the schedutil model refused the inputs";
 	} else {

@@ -238,20 +238,24 @@ void an_replay_sync_policies(struct an_replay *r)
 			else if (r->plat.cpu[p->su.cpu[k]].cur_khz)
 				p->su.cur_khz = r->plat.cpu[p->su.cpu[k]].cur_khz;
 		}
-		an_replay_policy_changed(p);
+		an_replay_policy_changed(r, p);
 	}
 }
 
 /**
  * an_replay_policy_changed() - a policy's description changed: validate it
  * again (its OPPs, limits, capacity, CPUs; not its current frequency)
+ * @r: replay
  * @p: the policy
  *
- * Checks read p->is_usable at every event instead of validating each time.
+ * Checks read p->is_usable at every event instead of validating each time,
+ * and may keep what they computed from @p while p->gen stays (a new value
+ * for every change of any policy of @r, also across a rebuild).
  */
-void an_replay_policy_changed(struct an_freq_policy *p)
+void an_replay_policy_changed(struct an_replay *r, struct an_freq_policy *p)
 {
 	p->is_usable = p->has_opps && !model_su_policy_check(&p->su, NULL);
+	p->gen = ++r->policy_gen;
 }
 
 static const char *release_of(const struct an_replay *r)

@@ -259,9 +259,11 @@ struct an_freq_policy {
 	bool has_limits;
 	bool has_rate_limit;
 	bool is_usable;		/* has OPPs, model_su_policy_check() accepts @su */
+	uint64_t gen;		/* an_replay_policy_changed() calls, replay-wide */
 };
 
-void an_replay_policy_changed(struct an_freq_policy *p);
+struct an_replay;
+void an_replay_policy_changed(struct an_replay *r, struct an_freq_policy *p);
 
 /* Trace integrity problems the replay finds (events.md §4, trace_integrity). */
 enum an_integrity {
@@ -421,6 +423,7 @@ struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
  * @grace_ns: the --grace-us option in ns, 0 when not given: then the
  *	      grace is per policy, use an_replay_grace_ns()
  * @early_ns: the --early-us option in ns, AN_FQ_EARLY_NS when not given
+ * @policy_gen: the last an_freq_policy.gen given
  * @step: what the current event did (valid in after-model calls)
  * @ev: the event being replayed, NULL outside an_replay_event()
  * @now_ns: time of the latest event (monotonic: max over events)
@@ -454,6 +457,7 @@ struct an_replay {
 	unsigned int nr_policies;
 	uint64_t grace_ns;
 	uint64_t early_ns;
+	uint64_t policy_gen;
 	struct an_replay_step step;
 	const struct an_event *ev;
 	uint64_t now_ns;

@@ -498,7 +498,7 @@ static void on_limits(struct an_replay *r, const struct an_event *ev)
 	p->su.min_khz = l->min_khz;
 	p->su.max_khz = l->max_khz;
 	p->has_limits = true;
-	an_replay_policy_changed(p);
+	an_replay_policy_changed(r, p);
 	r->step.is_limits_changed = true;
 	r->step.limits_policy = (int)(p - r->policy);
 }
