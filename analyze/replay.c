@@ -48,13 +48,6 @@ struct an_task *an_replay_task(const struct an_replay *r, int pid)
 	return pid > 0 ? an_tasks_find(r->tasks, pid) : NULL;
 }
 
-struct an_cpu *an_replay_cpu(const struct an_replay *r, int cpu)
-{
-	if (!r->is_started || cpu < 0 || (unsigned int)cpu >= r->nr_cpus)
-		return NULL;
-	return &r->cpu[cpu];
-}
-
 struct an_freq_policy *an_replay_cpu_policy(const struct an_replay *r, int cpu)
 {
 	const struct an_cpu *c = an_replay_cpu(r, cpu);

@@ -561,8 +561,14 @@ struct an_task *an_replay_task(const struct an_replay *r, int pid);
  * @cpu: CPU id
  *
  * Return: the CPU, or NULL outside the model (negative or >= nr_cpus).
+ * Inline: the checks look CPUs up several times per event.
  */
-struct an_cpu *an_replay_cpu(const struct an_replay *r, int cpu);
+static inline struct an_cpu *an_replay_cpu(const struct an_replay *r, int cpu)
+{
+	if (!r->is_started || cpu < 0 || (unsigned int)cpu >= r->nr_cpus)
+		return NULL;
+	return &r->cpu[cpu];
+}
 
 /**
  * an_replay_cpu_policy() - the cpufreq policy of @cpu
