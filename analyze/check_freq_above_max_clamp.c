@@ -228,6 +228,8 @@ static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
 		an_fq_stretch_end(&cp->stretch, r, p);
 	} else {
 		an_fq_grace(r, p, &g);
+		if (an_fq_policy_applied(r, p))
+			an_fq_bound_restart(&cp->bound);
 		an_fq_bound_set(&cp->bound, held(r, p, k, cp, khz));
 		an_fq_bound_step(&cp->bound, now, an_fq_policy_evaluated(r, p), is_busy, &g);
 		j.hi_khz = an_fq_bound_now(&cp->bound);

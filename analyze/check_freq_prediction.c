@@ -480,6 +480,10 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 		an_fq_stretch_end(&pp->stretch, r, p);
 	} else {
 		an_fq_grace(r, p, &g);
+		if (an_fq_policy_applied(r, p)) {
+			an_fq_bound_restart(&pp->lo);
+			an_fq_bound_restart(&pp->hi);
+		}
 		an_fq_bound_set(&pp->lo, lo);
 		an_fq_bound_set(&pp->hi, held(r, p, k, pp, lo, hi));
 		an_fq_bound_step(&pp->lo, now, is_eval, is_busy, &g);

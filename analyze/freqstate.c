@@ -130,6 +130,21 @@ void an_fq_bound_elapse(struct an_fq_bound *b, uint64_t now_ns, bool was_busy,
 }
 
 /**
+ * an_fq_bound_restart() - the kernel applies now what the expectations of
+ * @b follow (a group write reaching a task long after the model took it):
+ * each older expectation waits for an evaluation again
+ * @b: the bound
+ */
+void an_fq_bound_restart(struct an_fq_bound *b)
+{
+	for (unsigned int i = 0; i < b->nr; i++) {
+		b->old[i].stage = AN_FQ_WAIT_EVENT;
+		b->old[i].is_tick = false;
+		b->old[i].ts_ns = 0;
+	}
+}
+
+/**
  * an_fq_bound_step() - what the event at @now_ns did to the grace (call
  * after the model took it, and after an_fq_bound_set())
  * @b: the bound
@@ -386,19 +401,41 @@ bool an_fq_policy_observed(const struct an_replay *r, const struct an_freq_polic
 
 /**
  * an_fq_policy_busy() - whether a CPU of the policy runs a task (its tick runs)
+ * and the grace must count on that tick
  * @r: replay
  * @p: the policy
  *
- * Return: true when a CPU whose runqueue is known runs a task other than idle.
+ * A CPU whose evaluations the trace shows (an_cpu.has_eval_events) is not
+ * counted: each of its evaluations is an event, and an emulated CPU can go
+ * 40 ms without a tick (make check-kernel, a host deschedules vCPUs).
+ *
+ * Return: true when a CPU whose runqueue is known runs a task other than
+ * idle and its evaluations are not in the trace.
  */
 bool an_fq_policy_busy(const struct an_replay *r, const struct an_freq_policy *p)
 {
 	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
 		const struct an_cpu *c = an_replay_cpu(r, p->su.cpu[i]);
 
-		if (c && c->is_known && c->curr_pid > 0)
+		if (c && c->is_known && c->curr_pid > 0 && !c->has_eval_events)
 			return true;
 	}
+	return false;
+}
+
+/**
+ * an_fq_policy_applied() - whether the kernel applies a clamp change to a
+ * runqueue of the policy with the current event (an_replay_step.applied_cpu)
+ * @r: replay
+ * @p: the policy
+ *
+ * Return: true or false.
+ */
+bool an_fq_policy_applied(const struct an_replay *r, const struct an_freq_policy *p)
+{
+	for (unsigned int i = 0; i < p->su.nr_cpus; i++)
+		if (r->step.applied_cpu >= 0 && p->su.cpu[i] == r->step.applied_cpu)
+			return true;
 	return false;
 }
 

@@ -108,6 +108,7 @@ void an_fq_bound_elapse(struct an_fq_bound *b, uint64_t now_ns, bool was_busy,
 			const struct an_fq_times *g);
 void an_fq_bound_step(struct an_fq_bound *b, uint64_t now_ns, bool is_eval, bool is_busy,
 		      const struct an_fq_times *g);
+void an_fq_bound_restart(struct an_fq_bound *b);
 bool an_fq_bound_next_drop(const struct an_fq_bound *b, uint64_t before_ns, uint64_t *ts_ns);
 void an_fq_bound_drop(struct an_fq_bound *b, uint64_t upto_ns);
 
@@ -199,6 +200,7 @@ bool an_fq_policy_usable(const struct an_freq_policy *p);
 bool an_fq_policy_observed(const struct an_replay *r, const struct an_freq_policy *p,
 			   unsigned int *khz);
 bool an_fq_policy_busy(const struct an_replay *r, const struct an_freq_policy *p);
+bool an_fq_policy_applied(const struct an_replay *r, const struct an_freq_policy *p);
 bool an_fq_policy_touched(const struct an_replay *r, const struct an_freq_policy *p,
 			  const struct an_event *ev);
 bool an_fq_policy_evaluated(const struct an_replay *r, const struct an_freq_policy *p);

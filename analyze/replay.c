@@ -124,6 +124,7 @@ static void clear_step(struct an_replay *r)
 	r->nr_dirty = 0;
 	memset(&r->step, 0, sizeof(r->step));
 	r->step.limits_policy = -1;
+	r->step.applied_cpu = -1;
 }
 
 void an_replay_eval(struct an_replay *r, int cpu)

@@ -115,6 +115,8 @@ struct an_replay_opts {
  * @is_tg_known: its task group is known (task marker with cgroup, forked
  *		 from a task whose group is known, or the platform says
  *		 task_group=0); else the model's root group is a guess
+ * @eff_seen: the effective value of each clamp id the last uclamp_task_eff
+ *	      showed, -1 none yet
  * @hash_next: private (tasks.c)
  *
  * an_task_is_clamp_known() says whether both are known: only then can a
@@ -131,6 +133,7 @@ struct an_task {
 	uint64_t first_ns;
 	bool is_req_known[MODEL_UCLAMP_CNT];
 	bool is_tg_known;
+	int eff_seen[MODEL_UCLAMP_CNT];
 	struct an_task *hash_next;
 };
 
@@ -198,6 +201,9 @@ enum an_rq_op {
  *		   until a task is queued on its empty runqueue
  * @is_freq_lost: lost events may have hidden a cpu_frequency of this CPU's
  *		  policy: @freq_khz is 0 until the policy's next one
+ * @has_eval_events: the trace shows schedutil's evaluations of this CPU
+ *		     (schedutil_util): the frequency checks need not assume
+ *		     that a busy CPU is evaluated at each tick
  * @has_idle_events: the trace shows this CPU's cpu_idle events
  * @idle_seq: idle periods begun (switches to the idle task)
  * @is_idle_exited: the current idle period showed a cpu_idle exit
@@ -232,6 +238,7 @@ struct an_cpu {
 	bool is_leaver_known;
 	bool is_lost_doubt;
 	bool is_freq_lost;
+	bool has_eval_events;
 	bool has_idle_events;
 	unsigned int idle_seq;
 	bool is_idle_exited;
@@ -342,6 +349,10 @@ struct an_replay_req {
  * @is_learnt: this event taught the replay a task's request
  *	       (uclamp_task_eff value differing from the model's)
  * @learn_ret: model_setattr()'s return for that lesson
+ * @applied_cpu: the CPU of a queued task whose effective clamp this
+ *		 uclamp_task_eff shows changed: the kernel applies a clamp
+ *		 change to that runqueue now (a group write reaches the task's
+ *		 group, a setattr), whenever the model took it; -1 none
  */
 struct an_replay_step {
 	uint64_t ts_ns;
@@ -357,6 +368,7 @@ struct an_replay_step {
 	struct an_replay_req req;
 	bool is_learnt;
 	int learn_ret;
+	int applied_cpu;
 };
 
 struct an_replay;

@@ -280,6 +280,9 @@ static int on_task_eff(struct an_replay *r, const struct an_event *ev)
 		return -ENOMEM;
 	if (t->mt.is_dead || e->value > MODEL_SCALE)
 		return 0;
+	if (t->eff_seen[id] >= 0 && t->eff_seen[id] != (int)e->effective && t->mt.cpu >= 0)
+		r->step.applied_cpu = t->mt.cpu;
+	t->eff_seen[id] = (int)e->effective;
 	if (t->mt.req[id].value == (int)e->value) {
 		t->is_req_known[id] = true;
 		return 0;

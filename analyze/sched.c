@@ -105,6 +105,7 @@ static struct an_task *new_task(struct an_replay *r, int pid)
 		return NULL;
 	t->prio = AN_PRIO_NONE;
 	t->last_cpu = -1;
+	t->eff_seen[MODEL_UCLAMP_MIN] = t->eff_seen[MODEL_UCLAMP_MAX] = -1;
 	t->first_ns = r->step.ts_ns;
 	/* without CONFIG_UCLAMP_TASK_GROUP the group changes nothing */
 	t->is_tg_known = !r->sys.cfg.task_group;
@@ -588,6 +589,8 @@ int an_sched_apply(struct an_replay *r, const struct an_event *ev)
 		an_replay_eval(r, ev->pelt_cfs.cpu);
 		return 0;
 	case AN_EV_SCHED_UTIL:
+		if (an_replay_cpu(r, ev->sched_util.cpu))
+			r->cpu[ev->sched_util.cpu].has_eval_events = true;
 		an_replay_eval(r, ev->sched_util.cpu);
 		return 0;
 	case AN_EV_SUGOV_UTIL_UPDATE:

@@ -428,6 +428,61 @@ static const struct row {
 	  WAKE(0, "10.021995", 100, 120) SW(0, "10.022000", 0, 120, "R", 100, 120)
 	  SW(0, "10.040000", 100, 120, "S", 0, 120) FREQ(0, "10.040000", 500000),
 	  AN_PASS, "", 1, 0 },
+	/* /a's max goes 307 -> 1024 at 10.010 (the model takes the write at its
+	 * first uclamp_tg): a (min 800, in /a/c) gets floor 2000000. The
+	 * kernel's walk reaches a at 10.014 (its uclamp_task_eff shows the new
+	 * effective min), and the emulated CPU then runs 46 ms without an
+	 * evaluation; the first one sets 2000000 (make check-kernel). The grace
+	 * starts again where the kernel applies the change, and with
+	 * schedutil_util events no tick is assumed between evaluations */
+	{ "MS1", "a group write applied late, then no evaluation for 46 ms", { 0 },
+	  AN_CHECK_FREQ_BELOW_MIN_CLAMP,
+	  ML61 MARK("9.2", "cgroup path=/a util_max=307")
+	  MARK("9.3", "task pid=100 comm=t100 util_min=800 cgroup=/a/c")
+	  FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  SUTIL(0, "10.001200", 300, 1000000)
+	  "x-1 [000] 10.010000: uclamp_tg: path=/a clamp_id=1 value=1024 effective=1024\n"
+	  SUTIL(0, "10.011000", 300, 11000000)
+	  "x-1 [000] 10.013900: uclamp_tg: path=/a/c clamp_id=1 value=1024 effective=1024\n"
+	  "x-1 [000] 10.014000: uclamp_task_eff: pid=100 comm=t100 clamp_id=0 value=800 effective=800 bucket_id=3\n"
+	  SUTIL(0, "10.060000", 300, 60000000) FREQ(0, "10.060010", 2000000)
+	  SW(0, "10.070000", 100, 120, "S", 0, 120),
+	  AN_PASS, "", 0, -1 },
+	/* the walk reaches a only at 10.0165, after the kernel evaluated with
+	 * the old clamp at 10.011, 10.013 and 10.016 (the grace, 1 ms to the
+	 * chance at 10.013 and 4 ms more, would end at 10.017): the kernel
+	 * applies the change at a's uclamp_task_eff, whose effective min moves
+	 * from 307 to 800, and the grace starts again there. (A walk slower
+	 * than the whole grace is not covered: the window opens before.) */
+	{ "MS1", "the grace starts again where the kernel applies the change", { 0 },
+	  AN_CHECK_FREQ_BELOW_MIN_CLAMP,
+	  ML61 MARK("9.2", "cgroup path=/a util_max=307")
+	  MARK("9.3", "task pid=100 comm=t100 util_min=800 cgroup=/a/c")
+	  FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  "x-1 [000] 10.001100: uclamp_task_eff: pid=100 comm=t100 clamp_id=0 value=800 effective=307 bucket_id=1\n"
+	  SUTIL(0, "10.001200", 300, 1000000)
+	  "x-1 [000] 10.010000: uclamp_tg: path=/a clamp_id=1 value=1024 effective=1024\n"
+	  SUTIL(0, "10.011000", 300, 11000000) SUTIL(0, "10.013000", 300, 13000000)
+	  SUTIL(0, "10.016000", 300, 16000000)
+	  "x-1 [000] 10.016400: uclamp_tg: path=/a/c clamp_id=1 value=1024 effective=1024\n"
+	  "x-1 [000] 10.016500: uclamp_task_eff: pid=100 comm=t100 clamp_id=0 value=800 effective=800 bucket_id=3\n"
+	  SUTIL(0, "10.018500", 300, 18500000) FREQ(0, "10.018600", 2000000)
+	  SW(0, "10.030000", 100, 120, "S", 0, 120),
+	  AN_PASS, "", 0, -1 },
+	/* without schedutil_util a busy CPU is evaluated at each tick (4 ms):
+	 * from a's uclamp_task_eff at 10.014, 2000000 is due by 10.018 + 1 ms
+	 * + 4 ms */
+	{ "MS1", "without schedutil_util the tick binds", { 0 },
+	  AN_CHECK_FREQ_BELOW_MIN_CLAMP,
+	  ML61 MARK("9.2", "cgroup path=/a util_max=307")
+	  MARK("9.3", "task pid=100 comm=t100 util_min=800 cgroup=/a/c")
+	  FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  "x-1 [000] 10.001100: uclamp_task_eff: pid=100 comm=t100 clamp_id=0 value=800 effective=307 bucket_id=1\n"
+	  "x-1 [000] 10.010000: uclamp_tg: path=/a clamp_id=1 value=1024 effective=1024\n"
+	  "x-1 [000] 10.013900: uclamp_tg: path=/a/c clamp_id=1 value=1024 effective=1024\n"
+	  "x-1 [000] 10.014000: uclamp_task_eff: pid=100 comm=t100 clamp_id=0 value=800 effective=800 bucket_id=3\n"
+	  FREQ(0, "10.060010", 2000000) SW(0, "10.070000", 100, 120, "S", 0, 120),
+	  AN_FAIL, "0:10023000000-10060010000 2000000>1000000 MS1", 0, -1 },
 	/* b ran before the trace showed a switch: the kernel may hold the
 	 * 1000000 it set then, though the first util (100) predicts 500000
 	 * (seen: make check-kernel, trace start) */
