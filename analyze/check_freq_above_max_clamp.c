@@ -120,7 +120,7 @@ static void drop_until(struct an_replay *r, const struct an_freq_policy *p,
 			.check = CHECK, .cpu = p->su.cpu[0], .ts_ns = t, .is_decidable = true,
 			.obs_khz = cp->key.obs_khz, .lo_khz = AN_FQ_NO_FLOOR_KHZ,
 			.rule = an_fq_coupling_rule(r, p), .what = "ceiling",
-			.explain = explain, .explain_ctx = cp,
+			.explain = explain, .explain_ctx = cp, .is_drop = true,
 		};
 
 		an_fq_bound_drop(&cp->bound, t);

@@ -92,7 +92,7 @@ static void rejudge(struct an_replay *r, const struct an_freq_policy *p, int cpu
 		.check = CHECK, .cpu = cpu, .ts_ns = ts_ns, .is_decidable = true,
 		.obs_khz = fc->key.obs_khz, .lo_khz = an_fq_bound_now(&fc->bound),
 		.hi_khz = AN_FQ_NO_CEILING_KHZ, .rule = an_fq_coupling_rule(r, p),
-		.what = "floor", .explain = explain, .explain_ctx = &ec,
+		.what = "floor", .explain = explain, .explain_ctx = &ec, .is_drop = true,
 	};
 
 	if (!fc->key.has_state || !fc->key.is_decidable)

@@ -174,7 +174,7 @@ static void drop_until(struct an_replay *r, struct pred_check *k, const struct a
 		struct an_fq_judgement j = {
 			.check = CHECK, .cpu = p->su.cpu[0], .is_decidable = true,
 			.obs_khz = pp->key.obs_khz, .rule = "S10", .what = "prediction",
-			.explain = explain, .explain_ctx = &ec,
+			.explain = explain, .explain_ctx = &ec, .is_drop = true,
 		};
 
 		if (!is_lo && !is_hi)

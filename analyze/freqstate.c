@@ -268,6 +268,11 @@ void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_f
 	struct an_window w;	/* only where a window is made: 1.3 KB to clear */
 	bool is_obs_moved, is_range_moved;
 
+	if (k->has_state && j->obs_khz != k->obs_khz && r->ev && r->ev->ts_ns == ts) {
+		k->has_move = true;
+		k->move_ns = ts;
+		k->move_cpu = r->ev->cpu;
+	}
 	if (is_same(k, j))
 		return;
 	if (k->has_state && ts < k->since_ns)
@@ -309,13 +314,14 @@ void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_f
 		 * The kernel acted on an enqueue or dequeue before the trace
 		 * showed it: schedutil runs inside enqueue_task()/dequeue_task(),
 		 * before the sched_wakeup or sched_switch that reports them. A
-		 * disagreement begun by the kernel's move and ended, within
-		 * r->early_ns (--early-us), by the change the trace then
-		 * shows is none.
+		 * disagreement begun by the kernel's move (at it, or when an
+		 * older expectation's grace ended just after it) and ended,
+		 * within r->early_ns (--early-us) of the move, by the change
+		 * the trace then shows is none.
 		 */
 		if (k->fail.is_open && k->is_fail_by_move && is_range_moved &&
-		    is_enqueue_or_dequeue(r, ts, k->move_cpu) &&
-		    ts - k->fail.w.ts_start_ns <= r->early_ns)
+		    is_enqueue_or_dequeue(r, ts, k->fail_move_cpu) &&
+		    ts - k->fail_move_ns <= r->early_ns)
 			an_win_discard(&k->fail);
 		an_win_agree(r->res, &k->fail, ts);
 		return;
@@ -326,8 +332,10 @@ void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_f
 		.expected = j->obs_khz < j->lo_khz ? j->lo_khz : j->hi_khz,
 	};
 	if (!k->fail.is_open) {
-		k->is_fail_by_move = is_obs_moved && r->ev;
-		k->move_cpu = r->ev ? r->ev->cpu : -1;
+		k->is_fail_by_move = k->has_move && ts - k->move_ns <= r->early_ns &&
+				     (is_obs_moved || j->is_drop);
+		k->fail_move_ns = k->move_ns;
+		k->fail_move_cpu = k->move_cpu;
 	}
 	snprintf(w.message, sizeof(w.message), "cpu %d: frequency %u kHz %s the %s %lld kHz",
 		 j->cpu, j->obs_khz, j->obs_khz < j->lo_khz ? "below" : "above", j->what,

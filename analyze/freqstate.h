@@ -152,8 +152,12 @@ struct an_fq_key {
 	unsigned int hi_khz;
 	uint64_t since_ns;
 	const char *why;
-	bool is_fail_by_move;		/* the open FAIL began with the kernel's move */
-	int move_cpu;			/* the CPU that emitted it */
+	bool is_fail_by_move;		/* the open FAIL began by the kernel's move ... */
+	uint64_t fail_move_ns;		/* ... made then ... */
+	int fail_move_cpu;		/* ... by that CPU */
+	bool has_move;			/* the kernel's latest move (cpu_frequency) ... */
+	uint64_t move_ns;		/* ... at */
+	int move_cpu;			/* ... on the CPU that emitted it */
 };
 
 /**
@@ -172,6 +176,8 @@ struct an_fq_key {
  * @explain: fills a new FAIL window's explanation chain (struct
  *	     an_window.explain), or NULL; called only when a window opens
  * @explain_ctx: its context
+ * @is_drop: the instant is a grace end (an older expectation stops binding),
+ *	     not an event
  */
 struct an_fq_judgement {
 	enum an_check_id check;
@@ -187,6 +193,7 @@ struct an_fq_judgement {
 	const char *what;
 	void (*explain)(const struct an_replay *r, const void *ctx, char *buf, size_t size);
 	const void *explain_ctx;
+	bool is_drop;
 };
 
 void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_fq_judgement *j,

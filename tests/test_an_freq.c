@@ -328,6 +328,17 @@ static const struct row {
 	  WAKE(0, "10.010014", 200, 120) SW(0, "10.020000", 100, 120, "S", 200, 120)
 	  SW(0, "10.030000", 200, 120, "S", 0, 120),
 	  AN_PASS, "", 0, -1 },
+	/* the kernel raises to 2000000 10 us before the ceiling's grace ends
+	 * (10.006): the window would open at that end, not at the move; b's
+	 * sched_wakeup 14 us after the move ends it (make check-kernel, 8 us
+	 * windows on the good kernel) */
+	{ "events.md §4", "the kernel's early move, then a grace end, then the enqueue", { 0 },
+	  AN_CHECK_FREQ_ABOVE_MAX_CLAMP,
+	  ML61 TASK(100, "util_max=300") TASK(200, "util_max=1024") FREQ(0, "10.000100", 1000000)
+	  SW(0, "10.001000", 0, 120, "R", 100, 120) FREQ(0, "10.005990", 2000000)
+	  WAKE(0, "10.006004", 200, 120) SW(0, "10.020000", 100, 120, "S", 200, 120)
+	  SW(0, "10.030000", 200, 120, "S", 0, 120),
+	  AN_PASS, "", 0, -1 },
 	/* the same move 150 us before b shows: no enqueue takes that long */
 	{ "MS1", "a move the trace explains only 150 us later", { 0 },
 	  AN_CHECK_FREQ_ABOVE_MAX_CLAMP,
