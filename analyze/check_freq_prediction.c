@@ -136,13 +136,16 @@ static bool rt_active(const struct an_replay *r, int cpu)
 	return false;
 }
 
-/* Remember when the CPUs of usable policies last had an RT task queued. */
+/*
+ * Remember when the CPUs of usable policies last had an RT task queued
+ * (4.11-4.17 only: predict() reads it for legacy policies alone).
+ */
 static void note_rt(const struct an_replay *r, struct pred_check *k, uint64_t now)
 {
 	for (unsigned int i = 0; i < r->nr_policies; i++) {
 		const struct an_freq_policy *p = &r->policy[i];
 
-		if (!an_fq_policy_usable(p))
+		if (!an_fq_policy_usable(p) || !is_legacy(p))
 			continue;
 		for (unsigned int c = 0; c < p->su.nr_cpus; c++) {
 			if (rt_active(r, p->su.cpu[c])) {
