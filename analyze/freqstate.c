@@ -265,7 +265,7 @@ void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_f
 		     struct an_fq_tally *tally)
 {
 	uint64_t ts = j->ts_ns;
-	struct an_window w;	/* only where a window is made: 1.3 KB to clear */
+	struct an_window w;	/* only where a window is made: 280 bytes to clear */
 	bool is_obs_moved, is_range_moved;
 
 	if (k->has_state && j->obs_khz != k->obs_khz && r->ev && r->ev->ts_ns == ts) {
