@@ -159,6 +159,9 @@ enum an_rq_op {
 	AN_RQ_OP_SYSCTL,	/* a system default write (VR12, MR7) */
 };
 
+/* Tasks one new-idle balance pull is followed for (more: the rest as seen). */
+#define AN_CPU_MAX_PULLED	4
+
 /**
  * struct an_cpu - what the replay knows about one CPU
  * @is_seen: some event named this CPU
@@ -201,6 +204,10 @@ enum an_rq_op {
  *		   until a task is queued on its empty runqueue
  * @is_freq_lost: lost events may have hidden a cpu_frequency of this CPU's
  *		  policy: @freq_khz is 0 until the policy's next one
+ * @pulled: pids that this CPU pulled to itself (sched_migrate_task on
+ *	    the destination CPU) since its last switch: the new-idle balance
+ *	    of a task going to sleep, see on_switch() in sched.c
+ * @nr_pulled: entries in @pulled
  * @has_eval_events: the trace shows schedutil's evaluations of this CPU
  *		     (schedutil_util): the frequency checks need not assume
  *		     that a busy CPU is evaluated at each tick
@@ -238,6 +245,8 @@ struct an_cpu {
 	bool is_leaver_known;
 	bool is_lost_doubt;
 	bool is_freq_lost;
+	int pulled[AN_CPU_MAX_PULLED];
+	unsigned int nr_pulled;
 	bool has_eval_events;
 	bool has_idle_events;
 	unsigned int idle_seq;

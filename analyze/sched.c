@@ -263,9 +263,28 @@ static bool is_dead_state(const char *state, bool is_exiting)
 	return is_exiting && strchr(state, 'I');
 }
 
+/* Dequeue the tasks @cpu pulled since its last switch; their pids go in @out. */
+static unsigned int unpull(struct an_replay *r, int cpu, int out[AN_CPU_MAX_PULLED])
+{
+	struct an_cpu *c = &r->cpu[cpu];
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < c->nr_pulled; i++) {
+		struct an_task *t = an_replay_task(r, c->pulled[i]);
+
+		if (t && !t->mt.is_dead && t->mt.cpu == cpu) {
+			dequeue(r, t);
+			out[n++] = c->pulled[i];
+		}
+	}
+	return n;
+}
+
 static int on_switch(struct an_replay *r, const struct an_event *ev)
 {
 	const struct an_ev_switch *sw = &ev->sw;
+	int out[AN_CPU_MAX_PULLED];
+	unsigned int nr_out = 0;
 	int cpu = ev->cpu;
 	struct an_cpu *c;
 
@@ -275,6 +294,15 @@ static int on_switch(struct an_replay *r, const struct an_event *ev)
 	for (unsigned int i = 0; i < r->step.nr_issues; i++)
 		if (r->step.issues[i].kind == AN_INTEG_SWITCH)
 			forget_runqueues(r);
+	/*
+	 * A task leaving to sleep (or die) is dequeued at the start of
+	 * __schedule(); the new-idle balance that follows may pull tasks in
+	 * before the switch event, and the trace shows those pulls first
+	 * (MR3 with MB2: a pulled task must not share a bucket with the
+	 * sleeper). Take the pulled tasks out, the sleeper, then them again.
+	 */
+	if (sw->prev_pid > 0 && c->nr_pulled && !an_event_state_is_runnable(sw->prev_state))
+		nr_out = unpull(r, cpu, out);
 	if (sw->prev_pid > 0) {
 		struct an_task *p = an_sched_task_get(r, sw->prev_pid, sw->prev_comm,
 						       sw->prev_prio);
@@ -303,6 +331,13 @@ static int on_switch(struct an_replay *r, const struct an_event *ev)
 			move_to(r, n, cpu);
 		}
 	}
+	for (unsigned int i = 0; i < nr_out; i++) {
+		struct an_task *t = an_replay_task(r, out[i]);
+
+		if (t && !t->mt.is_dead && t->mt.cpu < 0)
+			move_to(r, t, cpu);
+	}
+	c->nr_pulled = 0;
 	if (sw->next_pid == 0 && c->curr_pid != 0) {
 		c->idle_seq++;
 		c->is_idle_exited = false;
@@ -366,6 +401,9 @@ static int on_migrate(struct an_replay *r, const struct an_event *ev)
 	}
 	move_to(r, t, m->dest_cpu);
 	an_replay_eval(r, m->dest_cpu);
+	/* a pull by the destination CPU itself (see on_switch()) */
+	if (ev->cpu == m->dest_cpu && r->cpu[ev->cpu].nr_pulled < AN_CPU_MAX_PULLED)
+		r->cpu[ev->cpu].pulled[r->cpu[ev->cpu].nr_pulled++] = m->pid;
 	return 0;
 }
 

@@ -423,6 +423,16 @@ static const struct {
 	     "x-1 [000] 2.000500: sched_migrate_task: comm=r pid=10 prio=120 orig_cpu=1 dest_cpu=0\n"
 	     SW(0, "2.000600", 100, "S", 10) CFS(0, "2.000700", 0, 1024),
 	  AN_PASS, 0, 0, false, NULL },
+	/* the same, then 30 wakes on CPU 0 before the next rq sample: the model
+	 * itself now counts 10 afresh (dequeue 100, then enqueue the pull), not
+	 * only at the switch (check-kernel, 6.1: a FAIL one enqueue later) */
+	{ "MB2: after such a pull the rq stays fresh past the next enqueue", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "task pid=100 util_min=200") MARK("1.000200", "task pid=10")
+	     MARK("1.000300", "task pid=30")
+	     SW(0, "2.000000", 0, "R", 100) SW(1, "2.000010", 0, "R", 20) WAKE(1, "2.000100", 10)
+	     "x-1 [000] 2.000500: sched_migrate_task: comm=r pid=10 prio=120 orig_cpu=1 dest_cpu=0\n"
+	     SW(0, "2.000600", 100, "S", 10) WAKE(0, "2.000800", 30) CFS(0, "2.000900", 0, 1024),
+	  AN_PASS, 0, 0, false, NULL },
 	/* the same pull shown from CPU 1 (a wakeup's migration): no such excuse */
 	{ "MB2: a migration from another CPU keeps the bucket's largest value", AN_CHECK_RQ_CLAMP,
 	  ML MARK("1.000100", "task pid=100 util_min=200") MARK("1.000200", "task pid=10")
