@@ -58,6 +58,7 @@ struct cpu_range {
 struct dat {
 	struct an_datfile f;
 	bool has_top;		/* v7: the top instance's BUFFER option was seen */
+	bool has_header;	/* v7: a well-formed HEADER_INFO section was seen */
 	unsigned int page_size;
 	unsigned int commit_size;	/* bytes of a page's commit word */
 	struct cpu_range *ranges;
@@ -304,7 +305,10 @@ static int check_section_ref(struct dat *t, struct mem *m, unsigned int id)
 						       off + DAT_SECTION_HDR + size };
 	}
 	switch (id) {
-	case OPT_HEADER_INFO:	err = walk_header_info(t); break;
+	case OPT_HEADER_INFO:
+		err = walk_header_info(t);
+		t->has_header = !err;
+		break;
 	case OPT_FTRACE_EVENTS:	err = walk_ftrace(t); break;
 	case OPT_EVENT_FORMATS:	err = walk_systems(t); break;
 	case OPT_KALLSYMS:	err = walk_blob(t, 4, "truncated kallsyms"); break;
@@ -548,6 +552,9 @@ static int walk_v7(struct dat *t)
 	}
 	if (!t->has_top)
 		return corrupt(t, 0, "no trace data for the top instance");
+	/* libtracecmd 1.3 fails without it and crashes in its own cleanup */
+	if (!t->has_header)
+		return corrupt(t, 0, "no header info section (option HEADER_INFO)");
 	return 0;
 }
 

@@ -667,6 +667,10 @@ static const struct regression {
 	  "libtracecmd walks every v7 section after the file header for strings sections: "
 	  "an unlisted compressed one claiming 3.6 GB made it malloc() that (make fuzz)",
 	  AN_E_CORRUPT },
+	{ "tracedat-v7-no-header-info.dat",
+	  "v7 options must point at a header info section: with its option id changed, "
+	  "libtracecmd failed to open and crashed in its cleanup (make check's fuzz run)",
+	  AN_E_CORRUPT },
 	{ "tracedat-v7-event-format-size.dat",
 	  "v7 metadata sections walked like v6: an event format size of 8e18 made "
 	  "libtracecmd malloc() it", AN_E_CORRUPT },
