@@ -47,9 +47,9 @@
  * balance inside __schedule(), after that dequeue and before the
  * sched_switch, so tasks it pulls in (sched_migrate_task on the destination
  * CPU itself) are enqueued on a runqueue already without the sleeper: their
- * buckets start afresh (MB2/VR4). The replay sees the pull first. At such a
- * switch the observed pair also agrees when it equals the fresh aggregation
- * of the tasks queued after it, until the CPU's next scheduler event.
+ * buckets start afresh (MB2/VR4). The trace shows the pull first; the
+ * replay takes the pulled tasks out and in again around the sleeper's
+ * dequeue (on_switch() in sched.c), so the model's rq is the kernel's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -73,8 +73,6 @@ struct rq_cpu {
 	bool has_alt;			/* idle: @alt_max retained is accepted too */
 	int alt_max;
 	/* pull before the switch (file comment) */
-	bool is_pulled;			/* a task was pulled in since its last switch */
-	bool has_fresh;			/* the fresh aggregation is accepted too */
 };
 
 struct rq_check {
@@ -159,27 +157,6 @@ static void explain(const struct an_replay *r, int cpu, enum model_clamp_id id, 
 	}
 }
 
-/* @obs equals the max of the effective values of @cpu's counted tasks. */
-static bool is_fresh(const struct an_replay *r, int cpu, const int obs[MODEL_UCLAMP_CNT])
-{
-	int top[MODEL_UCLAMP_CNT] = { -1, -1 };
-	const struct model_node *n;
-
-	model_list_for_each(n, &r->sys.cpu[cpu].queued) {
-		const struct model_task *mt = model_container_of(n, struct model_task, rq_node);
-
-		if (mt->cls != MODEL_CLASS_FAIR && mt->cls != MODEL_CLASS_RT)
-			continue;
-		for (int id = 0; id < MODEL_UCLAMP_CNT; id++) {
-			int v = model_task_eff(&r->sys, mt, (enum model_clamp_id)id, NULL);
-
-			if (v > top[id])
-				top[id] = v;
-		}
-	}
-	return top[0] >= 0 && obs[0] == top[0] && obs[1] == top[1];
-}
-
 static void judge(struct an_replay *r, struct rq_cpu *rc, int cpu, uint64_t ts,
 		  const int obs[MODEL_UCLAMP_CNT])
 {
@@ -195,8 +172,6 @@ static void judge(struct an_replay *r, struct rq_cpu *rc, int cpu, uint64_t ts,
 	}
 	if (rc->has_alt && obs[MODEL_UCLAMP_MIN] == c->rq_now[MODEL_UCLAMP_MIN] &&
 	    obs[MODEL_UCLAMP_MAX] == rc->alt_max)
-		is_after = true;
-	if (rc->has_fresh && is_fresh(r, cpu, obs))
 		is_after = true;
 	for (int id = 0; id < MODEL_UCLAMP_CNT; id++) {
 		struct an_window w;	/* made only for a disagreement */
@@ -340,26 +315,6 @@ static int counted_cpu(const struct rq_check *k, const struct an_event *ev)
 	}
 }
 
-/* Before @ev: a pull before a switch (file comment), begun or ended. */
-static void track_pull(struct rq_check *k, const struct an_event *ev)
-{
-	struct rq_cpu *rc;
-
-	if (ev->cpu < 0 || (unsigned int)ev->cpu >= k->nr_cpus)
-		return;
-	rc = &k->cpu[ev->cpu];
-	if (ev->type == AN_EV_SCHED_MIGRATE_TASK && ev->migrate.dest_cpu == ev->cpu) {
-		rc->is_pulled = true;
-		return;
-	}
-	if (ev->type != AN_EV_SCHED_SWITCH && !an_event_is_enqueue(ev->type))
-		return;
-	rc->has_fresh = ev->type == AN_EV_SCHED_SWITCH && rc->is_pulled &&
-			!an_event_state_is_runnable(ev->sw.prev_state);
-	if (ev->type == AN_EV_SCHED_SWITCH)
-		rc->is_pulled = false;
-}
-
 /* Before @ev is replayed: what the file comment's race needs to know. */
 static void track_before(struct an_replay *r, struct rq_check *k, const struct an_event *ev)
 {
@@ -382,7 +337,6 @@ static void track_before(struct an_replay *r, struct rq_check *k, const struct a
 		}
 		return;
 	}
-	track_pull(k, ev);
 	cpu = counted_cpu(k, ev);
 	if (cpu < 0 || (unsigned int)cpu >= k->nr_cpus)
 		return;
