@@ -78,16 +78,20 @@ int an_replay_rq_before(const struct an_replay *r, int cpu, enum model_clamp_id 
 	return c->group_ts_ns == ts_ns ? c->rq_before[id] : c->rq_now[id];
 }
 
+uint64_t an_replay_tick_ns(const struct an_replay *r)
+{
+	return (uint64_t)(r->plat.tick_us ? r->plat.tick_us : MODEL_SU_DEFAULT_TICK_US) * 1000;
+}
+
 uint64_t an_replay_grace_ns(const struct an_replay *r, const struct an_freq_policy *policy)
 {
 	unsigned int rate = MODEL_SU_DEFAULT_RATE_LIMIT_US;
-	unsigned int tick = r->plat.tick_us ? r->plat.tick_us : MODEL_SU_DEFAULT_TICK_US;
 
 	if (r->opts.grace_us)
 		return (uint64_t)r->opts.grace_us * 1000;
 	if (policy && policy->has_rate_limit)
 		rate = policy->su.rate_limit_us;
-	return ((uint64_t)rate + tick) * 1000;
+	return (uint64_t)rate * 1000 + an_replay_tick_ns(r);
 }
 
 /* ---- UNDECIDED windows ---- */

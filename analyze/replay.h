@@ -651,6 +651,13 @@ int an_replay_rq_before(const struct an_replay *r, int cpu, enum model_clamp_id 
 uint64_t an_replay_grace_ns(const struct an_replay *r, const struct an_freq_policy *policy);
 
 /**
+ * an_replay_tick_ns() - the scheduler tick of the traced kernel (platform
+ * tick_us, else MODEL_SU_DEFAULT_TICK_US)
+ * @r: replay
+ */
+uint64_t an_replay_tick_ns(const struct an_replay *r);
+
+/**
  * an_replay_note() - record an assumption for the summary, once
  * @r: replay
  * @fmt: printf format, lower case, no full stop

@@ -572,8 +572,7 @@ static int on_print(struct an_replay *r, const struct an_event *ev)
  */
 static void on_idle(struct an_replay *r, const struct an_event *ev)
 {
-	uint64_t tick_ns = (uint64_t)(r->plat.tick_us ? r->plat.tick_us : MODEL_SU_DEFAULT_TICK_US) *
-			   1000;
+	uint64_t tick_ns = an_replay_tick_ns(r);
 	struct an_cpu *c = an_replay_cpu(r, ev->idle.cpu_id);
 
 	if (!c)
