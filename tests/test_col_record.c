@@ -44,6 +44,8 @@
 
 static char tmp_dir[256];
 static char ucval_bin[PATH_MAX];
+/* A copy of ucval another user can execute (the build may sit in a 0700 dir). */
+static char other_dir[256], other_bin[PATH_MAX];
 static char self_bin[PATH_MAX];
 static const char *skip_reason;
 
@@ -142,7 +144,41 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
+	if (other_bin[0]) {
+		unlink(other_bin);
+		rmdir(other_dir);
+	}
 	return rmdir(tmp_dir);	/* fails, so the run fails, when a file was left */
+}
+
+/*
+ * The binary run as another user: a copy in a directory every user may
+ * enter, since `make check` may build in a private one (a clone under
+ * mktemp -d is 0700: exec as nobody failed there with EACCES).
+ */
+static const char *bin_for(uid_t uid)
+{
+	char buf[1 << 16];
+	ssize_t n;
+	int in, out;
+
+	if (!uid)
+		return ucval_bin;
+	if (other_bin[0])
+		return other_bin;
+	snprintf(other_dir, sizeof(other_dir), "/tmp/ucval-other-XXXXXX");
+	assert_non_null(mkdtemp(other_dir));
+	assert_int_equal(chmod(other_dir, 0755), 0);
+	snprintf(other_bin, sizeof(other_bin), "%s/ucval", other_dir);
+	in = open(ucval_bin, O_RDONLY);
+	out = open(other_bin, O_WRONLY | O_CREAT | O_EXCL, 0755);
+	assert_true(in >= 0 && out >= 0);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		assert_int_equal(write(out, buf, (size_t)n), n);
+	assert_int_equal(n, 0);
+	close(in);
+	assert_int_equal(close(out), 0);
+	return other_bin;
 }
 
 static bool skipped(void)
@@ -166,6 +202,7 @@ static void assert_no_instance(void)
 static int run_ucval_as(char *const argv[], uid_t uid, bool is_tracefs_hidden,
 			double sigint_after_s, char *err, size_t len)
 {
+	const char *bin = bin_for(uid);
 	int p[2], status = 0;
 	size_t n = 0;
 	pid_t pid;
@@ -188,7 +225,7 @@ static int run_ucval_as(char *const argv[], uid_t uid, bool is_tracefs_hidden,
 		    (unshare(CLONE_NEWNS) || mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
 		     mount("none", "/sys/kernel", "tmpfs", MS_RDONLY, NULL)))
 			_exit(125);
-		execv(ucval_bin, argv);
+		execv(bin, argv);
 		_exit(127);
 	}
 	close(p[1]);
