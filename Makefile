@@ -118,7 +118,8 @@ check-unit: $(TESTS) $(O)/ucval
 	@UCVAL=$(CURDIR)/$(O)/ucval sh tests/run-tests.sh $(TESTS)
 
 check-san:
-	$(MAKE) O=build-san EXTRA_CFLAGS="$(SAN) -O1" check-unit
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+		$(MAKE) O=build-san EXTRA_CFLAGS="$(SAN) -O1" check-unit
 
 # Golden report files (tests/golden/): rewritten from the current `ucval report`;
 # review them with `git diff tests/golden` before committing.

@@ -50,6 +50,12 @@
  * buckets start afresh (MB2/VR4). The trace shows the pull first; the
  * replay takes the pulled tasks out and in again around the sleeper's
  * dequeue (on_switch() in sched.c), so the model's rq is the kernel's.
+ *
+ * Remote wakeup during that balance: the balance drops the rq lock, so a
+ * task woken from another CPU may be enqueued after the sleeper's dequeue
+ * although its sched_wakeup comes first in the trace; or before it, while
+ * the sleeper still ran. When the sleeper left no other task queued, the
+ * next rq sample decides between the two (an_sched_late_order()).
  */
 #include <errno.h>
 #include <stdio.h>

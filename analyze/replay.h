@@ -208,6 +208,15 @@ enum an_rq_op {
  *	    the destination CPU) since its last switch: the new-idle balance
  *	    of a task going to sleep, see on_switch() in sched.c
  * @nr_pulled: entries in @pulled
+ * @woken: pids woken onto this CPU by another CPU (sched_wakeup in another
+ *	   CPU's stream) since its last switch: the waker may have taken this
+ *	   rq's lock during the new-idle balance, see on_switch() in sched.c
+ * @nr_woken: entries in @woken
+ * @late: after a switch whose sleeper left nothing else queued: the tasks
+ *	  now queued, all pulled or remotely woken since the previous switch,
+ *	  that the kernel may have enqueued after the sleeper's dequeue
+ *	  (an_sched_late_order()); cleared by the next enqueue or dequeue
+ * @nr_late: entries in @late
  * @has_eval_events: the trace shows schedutil's evaluations of this CPU
  *		     (schedutil_util): the frequency checks need not assume
  *		     that a busy CPU is evaluated at each tick
@@ -247,6 +256,10 @@ struct an_cpu {
 	bool is_freq_lost;
 	int pulled[AN_CPU_MAX_PULLED];
 	unsigned int nr_pulled;
+	int woken[AN_CPU_MAX_PULLED];
+	unsigned int nr_woken;
+	int late[2 * AN_CPU_MAX_PULLED];
+	unsigned int nr_late;
 	bool has_eval_events;
 	bool has_idle_events;
 	unsigned int idle_seq;
@@ -457,6 +470,8 @@ struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
  * @nr_lost_reports: LOST_EVENTS events; @nr_lost_events their counts
  * @nr_resets: times the runqueues were forgotten (lost events)
  * @nr_learnt: tasks queued because they were switched in unannounced
+ * @nr_late_orders: runqueues rebuilt because their clamps showed remote
+ *		    wakeups enqueued during a new-idle balance (on_switch())
  * @nr_cpu_overflow: events naming a CPU beyond @nr_cpus (ignored)
  * @nr_requests: requests applied to the model (markers, uclamp_request, tg)
  * @notes: assumptions made, for the summary ("irq/DL/RT util taken as 0")
@@ -492,6 +507,7 @@ struct an_replay {
 	uint64_t nr_lost_events;
 	uint64_t nr_resets;
 	uint64_t nr_learnt;
+	uint64_t nr_late_orders;
 	uint64_t nr_cpu_overflow;
 	uint64_t nr_requests;
 	char notes[AN_REPLAY_MAX_NOTES][AN_REPLAY_NOTE_LEN];

@@ -64,6 +64,16 @@ void an_sched_inspect(struct an_replay *r, const struct an_event *ev);
 int an_sched_apply(struct an_replay *r, const struct an_event *ev);
 
 /**
+ * an_sched_late_order() - an observation of @cpu's rq clamps may show that
+ * the tasks woken during its new-idle balance were enqueued after the
+ * sleeper's dequeue (an_cpu.late); if so the replay reorders them
+ * @r: replay (started)
+ * @cpu: the CPU observed
+ * @obs: its observed rq uclamp_min, uclamp_max
+ */
+void an_sched_late_order(struct an_replay *r, int cpu, const int obs[MODEL_UCLAMP_CNT]);
+
+/**
  * an_sched_task_get() - the task @pid, created when unknown
  * @r: replay
  * @pid: pid (> 0)

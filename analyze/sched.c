@@ -50,6 +50,7 @@ static void enqueue(struct an_replay *r, struct an_task *t, int cpu)
 	if (r->cpu[cpu].is_lost_doubt && model_list_empty(&r->mcpu[cpu].queued))
 		r->cpu[cpu].is_lost_doubt = false;
 	model_enqueue(&r->sys, &t->mt, cpu);
+	r->cpu[cpu].nr_late = 0;
 	t->last_cpu = cpu;
 	t->is_known = true;
 	an_replay_touch(r, cpu, AN_RQ_OP_ENQUEUE);
@@ -60,6 +61,7 @@ static void dequeue(struct an_replay *r, struct an_task *t)
 	int cpu = t->mt.cpu;
 
 	model_dequeue(&r->sys, &t->mt);
+	r->cpu[cpu].nr_late = 0;
 	if (is_counted(t->mt.cls))
 		r->cpu[cpu].is_leaver_known = an_task_is_clamp_known(t);
 	an_replay_touch(r, cpu, AN_RQ_OP_DEQUEUE);
@@ -280,6 +282,91 @@ static unsigned int unpull(struct an_replay *r, int cpu, int out[AN_CPU_MAX_PULL
 	return n;
 }
 
+static bool is_listed(const int *pids, unsigned int n, int pid)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (pids[i] == pid)
+			return true;
+	return false;
+}
+
+/*
+ * After the switch of a sleeper: when every task queued on @cpu was pulled
+ * or woken from another CPU since the previous switch, and one was woken,
+ * the kernel may have enqueued them all after the sleeper's dequeue. A
+ * remote waker takes this rq's lock, which __schedule() drops only in the
+ * new-idle balance, run when the sleeper left no task behind; the trace
+ * cannot tell that order from a wakeup just before the dequeue. The tasks
+ * are noted in an_cpu.late, for an_sched_late_order().
+ */
+static void note_late(struct an_replay *r, int cpu)
+{
+	struct an_cpu *c = &r->cpu[cpu];
+	const struct model_node *head = &r->mcpu[cpu].queued;
+	bool has_woken = false;
+
+	c->nr_late = 0;
+	for (const struct model_node *n = head->next; n != head; n = n->next) {
+		const struct model_task *mt = model_container_of(n, struct model_task, rq_node);
+		bool is_woken = is_listed(c->woken, c->nr_woken, mt->pid);
+
+		if (!is_woken && !is_listed(c->pulled, c->nr_pulled, mt->pid)) {
+			c->nr_late = 0;
+			return;
+		}
+		has_woken |= is_woken;
+		c->late[c->nr_late++] = mt->pid;
+	}
+	if (!has_woken)
+		c->nr_late = 0;
+}
+
+/*
+ * An observation of @cpu's rq clamps (@obs: MIN, MAX) while an_cpu.late is
+ * set: when it differs from the model's and equals what the late tasks give
+ * when enqueued on an empty rq (each bucket afresh, MB2/VR4: the largest
+ * effective value of each clamp), the kernel took the other order; the
+ * replay takes it too (dequeue them all, enqueue them again).
+ */
+void an_sched_late_order(struct an_replay *r, int cpu, const int obs[MODEL_UCLAMP_CNT])
+{
+	struct an_cpu *c = an_replay_cpu(r, cpu);
+	int alt[MODEL_UCLAMP_CNT] = { -1, -1 };
+	int late[2 * AN_CPU_MAX_PULLED];
+	unsigned int nr;
+
+	if (!c || !c->nr_late ||
+	    (obs[MODEL_UCLAMP_MIN] == c->rq_now[MODEL_UCLAMP_MIN] &&
+	     obs[MODEL_UCLAMP_MAX] == c->rq_now[MODEL_UCLAMP_MAX]))
+		return;
+	for (unsigned int i = 0; i < c->nr_late; i++) {
+		const struct an_task *t = an_replay_task(r, c->late[i]);
+
+		if (!t || t->mt.cpu != cpu)
+			return;
+		if (!is_counted(t->mt.cls))
+			continue;
+		for (int id = 0; id < MODEL_UCLAMP_CNT; id++) {
+			int v = model_task_eff(&r->sys, &t->mt, (enum model_clamp_id)id, NULL);
+
+			if (v > alt[id])
+				alt[id] = v;
+		}
+	}
+	if (alt[MODEL_UCLAMP_MIN] != obs[MODEL_UCLAMP_MIN] ||
+	    alt[MODEL_UCLAMP_MAX] != obs[MODEL_UCLAMP_MAX])
+		return;
+	nr = c->nr_late;
+	memcpy(late, c->late, nr * sizeof(late[0]));
+	for (unsigned int i = 0; i < nr; i++)
+		dequeue(r, an_replay_task(r, late[i]));
+	for (unsigned int i = 0; i < nr; i++)
+		enqueue(r, an_replay_task(r, late[i]), cpu);
+	r->nr_late_orders++;
+	an_replay_note(r, "rq clamps showed tasks woken during a new-idle balance: "
+		       "enqueued after the sleeper, as the kernel did");
+}
+
 static int on_switch(struct an_replay *r, const struct an_event *ev)
 {
 	const struct an_ev_switch *sw = &ev->sw;
@@ -337,7 +424,10 @@ static int on_switch(struct an_replay *r, const struct an_event *ev)
 		if (t && !t->mt.is_dead && t->mt.cpu < 0)
 			move_to(r, t, cpu);
 	}
+	if (c->nr_woken && sw->prev_pid > 0 && !an_event_state_is_runnable(sw->prev_state))
+		note_late(r, cpu);
 	c->nr_pulled = 0;
+	c->nr_woken = 0;
 	if (sw->next_pid == 0 && c->curr_pid != 0) {
 		c->idle_seq++;
 		c->is_idle_exited = false;
@@ -371,6 +461,12 @@ static int on_wakeup(struct an_replay *r, const struct an_event *ev)
 		return -ENOMEM;
 	if (t->mt.is_dead)
 		return 0;
+	if (ev->cpu != w->target_cpu && t->mt.cpu != w->target_cpu) {
+		struct an_cpu *c = &r->cpu[w->target_cpu];
+
+		if (c->nr_woken < AN_CPU_MAX_PULLED)
+			c->woken[c->nr_woken++] = w->pid;
+	}
 	/* a wakeup of a task already queued there is no second enqueue */
 	move_to(r, t, w->target_cpu);
 	an_replay_eval(r, w->target_cpu);
@@ -616,12 +712,22 @@ int an_sched_apply(struct an_replay *r, const struct an_event *ev)
 	case AN_EV_UCLAMP_TG:
 	case AN_EV_UCLAMP_TASK_EFF:
 		return an_requests_apply(r, ev);
-	case AN_EV_UCLAMP_UTIL_CFS:
+	case AN_EV_UCLAMP_UTIL_CFS: {
+		int obs[MODEL_UCLAMP_CNT] = { (int)ev->util_cfs.uclamp_min,
+					      (int)ev->util_cfs.uclamp_max };
+
+		an_sched_late_order(r, ev->util_cfs.cpu, obs);
 		an_replay_eval(r, ev->util_cfs.cpu);
 		return 0;
-	case AN_EV_UCLAMP_UTIL_SE:
+	}
+	case AN_EV_UCLAMP_UTIL_SE: {
+		int obs[MODEL_UCLAMP_CNT] = { (int)ev->util_se.uclamp_min,
+					      (int)ev->util_se.uclamp_max };
+
+		an_sched_late_order(r, ev->util_se.cpu, obs);
 		an_replay_eval(r, ev->util_se.cpu);
 		return 0;
+	}
 	case AN_EV_SCHED_PELT_CFS:
 		an_replay_eval(r, ev->pelt_cfs.cpu);
 		return 0;

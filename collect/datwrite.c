@@ -186,8 +186,33 @@ static int copy_cpu(struct out *o, int fd, uint64_t size, uint64_t padded)
 	return o->err;
 }
 
+/*
+ * The TRACECLOCK option's text, without its NUL: a v6 file with that option
+ * holds the trace clock again right after the flyrecord table, as an 8-byte
+ * size and the text. trace-cmd's writer puts it there and libtracecmd reads
+ * it there (not in trace-cmd.dat.v6(5)); without it libtracecmd takes the
+ * first bytes after the table, padding or page data, for that size.
+ */
+static const struct col_dat_option *clock_option(const struct col_dat_input *in,
+						 uint32_t *len)
+{
+	for (unsigned int i = 0; i < in->nr_options; i++) {
+		const struct col_dat_option *opt = &in->options[i];
+
+		if (opt->id != COL_DAT_OPT_TRACECLOCK)
+			continue;
+		*len = opt->len;
+		while (*len && !((const char *)opt->data)[*len - 1])
+			(*len)--;
+		return opt;
+	}
+	return NULL;
+}
+
 static int write_cpu_data(struct out *o, const struct col_dat_input *in, struct an_diag *d)
 {
+	const struct col_dat_option *clock;
+	uint32_t clock_len = 0;
 	uint64_t *size = calloc(in->nr_cpus ? in->nr_cpus : 1, sizeof(*size));
 	uint64_t at;
 	int err = 0;
@@ -206,8 +231,9 @@ static int write_cpu_data(struct out *o, const struct col_dat_input *in, struct 
 		}
 		size[c] = (uint64_t)st.st_size;
 	}
-	/* The table, then each CPU's pages on a page boundary. */
-	at = o->off + (uint64_t)in->nr_cpus * 16;
+	/* The table, the trace clock, then each CPU's pages on a page boundary. */
+	clock = clock_option(in, &clock_len);
+	at = o->off + (uint64_t)in->nr_cpus * 16 + (clock ? 8 + (uint64_t)clock_len : 0);
 	for (unsigned int c = 0; c < in->nr_cpus; c++) {
 		uint64_t padded = round_up(size[c], in->page_size);
 
@@ -215,6 +241,10 @@ static int write_cpu_data(struct out *o, const struct col_dat_input *in, struct 
 		out_u64(o, padded ? at : 0);
 		out_u64(o, padded);
 		at += padded;
+	}
+	if (clock) {
+		out_u64(o, clock_len);
+		out_put(o, clock->data, clock_len);
 	}
 	for (unsigned int c = 0; c < in->nr_cpus && !o->err; c++) {
 		uint64_t padded = round_up(size[c], in->page_size);

@@ -440,6 +440,46 @@ static const struct {
 	     "x-1 [001] 2.000500: sched_migrate_task: comm=r pid=10 prio=120 orig_cpu=1 dest_cpu=0\n"
 	     SW(0, "2.000600", 100, "S", 10) CFS(0, "2.000700", 0, 1024),
 	  AN_FAIL, 1, 0, false, "MR3" },
+	/* 100 (MIN 200) runs on CPU 0; CPU 1 wakes 67 (no clamp) onto CPU 0
+	 * and 100 sleeps. With nothing else queued, CPU 0 ran the new-idle
+	 * balance and dropped its rq lock: the waker may have enqueued 67
+	 * after 100's dequeue (bucket afresh, rq MIN 0) or before it (MIN 200
+	 * kept); the trace shows the wakeup first either way, so the rq
+	 * sample decides (check-kernel, 6.1: MR3, kernel 0, model 200) */
+#define REMOTE_WAKE_67 \
+	"x-1 [001] 2.000500: sched_wakeup: comm=w pid=67 prio=120 target_cpu=000\n"
+	{ "MB2: a remote wakeup during the new-idle balance starts afresh", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "task pid=100 util_min=200") MARK("1.000200", "task pid=67")
+	     SW(0, "2.000000", 0, "R", 100) REMOTE_WAKE_67
+	     SW(0, "2.000600", 100, "S", 67) CFS(0, "2.000700", 0, 1024)
+	     WAKE(0, "2.000800", 100) CFS(0, "2.000900", 200, 1024),
+	  AN_PASS, 0, 0, false, NULL },
+	{ "MB2: ... or was enqueued before the dequeue", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "task pid=100 util_min=200") MARK("1.000200", "task pid=67")
+	     SW(0, "2.000000", 0, "R", 100) REMOTE_WAKE_67
+	     SW(0, "2.000600", 100, "S", 67) CFS(0, "2.000700", 200, 1024),
+	  AN_PASS, 0, 0, false, NULL },
+	/* 50 stays queued on CPU 0: no new-idle balance, no lock dropped */
+	{ "MB2: with another task queued the remote wakeup came first", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "task pid=100 util_min=200") MARK("1.000200", "task pid=67")
+	     MARK("1.000300", "task pid=50")
+	     SW(0, "2.000000", 0, "R", 100) WAKE(0, "2.000100", 50) REMOTE_WAKE_67
+	     SW(0, "2.000600", 100, "S", 67) CFS(0, "2.000700", 0, 1024),
+	  AN_FAIL, 1, 0, false, "MR3" },
+	/* a wakeup by CPU 0 itself came while 100 still ran */
+	{ "MB2: a wakeup by the CPU itself came before the dequeue", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "task pid=100 util_min=200") MARK("1.000200", "task pid=67")
+	     SW(0, "2.000000", 0, "R", 100) WAKE(0, "2.000500", 67)
+	     SW(0, "2.000600", 100, "S", 67) CFS(0, "2.000700", 0, 1024),
+	  AN_FAIL, 1, 0, false, "MR3" },
+	/* the order is settled by the next enqueue: no reordering after it */
+	{ "MB2: the next enqueue ends the choice of order", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "task pid=100 util_min=200") MARK("1.000200", "task pid=67")
+	     MARK("1.000300", "task pid=30")
+	     SW(0, "2.000000", 0, "R", 100) REMOTE_WAKE_67
+	     SW(0, "2.000600", 100, "S", 67) WAKE(0, "2.000650", 30) CFS(0, "2.000700", 0, 1024),
+	  AN_FAIL, 1, 0, false, "MR3" },
+#undef REMOTE_WAKE_67
 	{ "no uclamp util event: UNDECIDED", AN_CHECK_RQ_CLAMP,
 	  V3 SW(1, "2.000000", 0, "R", 0),
 	  AN_UNDECIDED, 0, 0, false, NULL },

@@ -3,7 +3,8 @@
  * same inputs as tests/an_datwriter.h must give byte for byte the file that
  * helper builds; the result must read back through ucval's reader and
  * `trace-cmd report`; odd inputs (CPU without data, a partial last page) and
- * errors (bad page size, unwritable path) are handled without leftovers.
+ * errors (bad page size, unwritable path) are handled without leftovers;
+ * the trace clock follows the flyrecord table.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -252,6 +253,58 @@ static void test_empty_cpu_and_partial_page(void **state)
 	unlink(path);
 }
 
+/*
+ * With a TRACECLOCK option, the clock follows the flyrecord table as an
+ * 8-byte size and the text, as trace-cmd writes it and libtracecmd reads it.
+ * Without it libtracecmd read the next 8 bytes as that size: zero padding,
+ * or a page's timestamp when the table ended on a page boundary, a malloc of
+ * 8.6e18 bytes (ASan, make check: test_col_record's loss.dat).
+ */
+static const char *const clocks[] = {
+	"[local] global counter uptime perf mono mono_raw boot x86-tsc\n",
+	"local global [mono]\n",
+	"[boot]",
+};
+
+static void test_trace_clock_after_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(clocks); i++) {
+		struct col_dat_option opt[2];
+		char path[512], cmd[1024];
+		uint64_t size;
+		struct an_diag d;
+		struct syn s;
+		size_t len, at;
+		char *buf, *fly;
+
+		syn_init(&s);
+		opt[0] = s.opt[0];
+		opt[1] = (struct col_dat_option){ COL_DAT_OPT_TRACECLOCK, clocks[i],
+						  (uint32_t)strlen(clocks[i]) + 1 };
+		s.in.options = opt;
+		s.in.nr_options = 2;
+		snprintf(path, sizeof(path), "%s/clock.dat", tmp_dir);
+		assert_int_equal(col_datwrite_file(path, &s.in, &d), 0);
+		buf = slurp(path, &len);
+		fly = memmem(buf, len, "flyrecord", sizeof("flyrecord"));
+		assert_non_null(fly);
+		at = (size_t)(fly - buf) + sizeof("flyrecord") + 16 * s.in.nr_cpus;
+		assert_true(at + 8 + strlen(clocks[i]) <= len);
+		memcpy(&size, buf + at, 8);
+		assert_int_equal(size, strlen(clocks[i]));
+		assert_memory_equal(buf + at + 8, clocks[i], strlen(clocks[i]));
+		free(buf);
+		if (trace_cmd_report(path) >= 0) {
+			snprintf(cmd, sizeof(cmd), "trace-cmd report -i '%s' 2>&1 >/dev/null | "
+				 "grep -q 'trace_clock bug'", path);
+			assert_int_not_equal(WEXITSTATUS(system(cmd)), 0);
+		}
+		syn_free(&s);
+		unlink(path);
+	}
+}
+
 static const struct bad_case {
 	const char *what;
 	unsigned int page_size, long_size;
@@ -320,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_same_bytes_as_helper),
 		cmocka_unit_test(test_reads_back),
 		cmocka_unit_test(test_empty_cpu_and_partial_page),
+		cmocka_unit_test(test_trace_clock_after_table),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_unwritable),
 	};
