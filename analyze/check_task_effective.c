@@ -24,8 +24,9 @@
  * group) and then its tasks. A task enqueued meanwhile in a group the walk
  * has not reached yet gets the group's old values, while the model applied
  * the whole write at the first uclamp_tg. So from that first uclamp_tg
- * until the writing CPU shows an event that cannot be part of the walk, a
- * task of a group not yet reached agrees with either value.
+ * until the writing CPU shows an event that cannot be part of the walk (nor
+ * of an interrupt during it, is_walk_event()), a task of a group not yet
+ * reached agrees with either value.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -88,12 +89,26 @@ static void walk_start(struct walk *w, struct model_tg *tg, int cpu)
 	}
 }
 
-/* Events the writing CPU may show while it walks (the walk's own, wakeups). */
+/*
+ * Events the writing CPU may show while it walks: the walk's own, and an
+ * interrupt's there (a tick or timer evaluates schedutil, may switch the
+ * frequency, and wakes tasks).
+ */
 static bool is_walk_event(enum an_event_type type)
 {
-	return type == AN_EV_UCLAMP_TG || type == AN_EV_UCLAMP_TASK_EFF ||
-	       type == AN_EV_UCLAMP_UTIL_SE || type == AN_EV_UCLAMP_UTIL_CFS ||
-	       an_event_is_enqueue(type);
+	switch (type) {
+	case AN_EV_UCLAMP_TG:
+	case AN_EV_UCLAMP_TASK_EFF:
+	case AN_EV_UCLAMP_UTIL_SE:
+	case AN_EV_UCLAMP_UTIL_CFS:
+	case AN_EV_SCHED_UTIL:
+	case AN_EV_SCHED_PELT_CFS:
+	case AN_EV_SUGOV_UTIL_UPDATE:
+	case AN_EV_CPU_FREQUENCY:
+		return true;
+	default:
+		return an_event_is_enqueue(type);
+	}
 }
 
 /* Before @ev is replayed: a walk starts, reaches a group, or ends. */

@@ -518,6 +518,17 @@ static const struct {
 	     "x-1 [001] 2.000100: uclamp_tg: path=/a clamp_id=1 value=1024 effective=1024\n" "x-1 [001] 2.000200: uclamp_task_eff: pid=75 comm=w clamp_id=1 value=1024 effective=307 bucket_id=1\n"
 	     "x-1 [001] 2.000300: uclamp_tg: path=/a/c clamp_id=1 value=1024 effective=1024\n" "x-1 [001] 2.000400: uclamp_task_eff: pid=75 comm=w clamp_id=1 value=1024 effective=1024 bucket_id=1\n",
 	  AN_PASS, 0, 0, false, NULL },
+	/* the same with an interrupt on the writer in the middle of the walk:
+	 * schedutil evaluates, then a timer wakes pid 75 (check-kernel, 6.1:
+	 * the walk was taken as over at the schedutil_util, an MT1 FAIL) */
+	{ "MT1: an interrupt on the writer does not end the walk", AN_CHECK_TASK_EFFECTIVE,
+	  ML MARK("1.000100", "cgroup path=/a util_max=307") MARK("1.000200", "task pid=75 cgroup=/a/c")
+	     "x-1 [001] 2.000100: uclamp_tg: path=/a clamp_id=1 value=1024 effective=1024\n"
+	     "x-1 [001] 2.000150: schedutil_util: cpu=1 util_cfs=324 util_rt=0 util_clamp=324 util_max=1024\n"
+	     "x-1 [001] 2.000160: cpu_frequency: state=800000 cpu_id=1\n"
+	     "x-1 [001] 2.000200: uclamp_task_eff: pid=75 comm=w clamp_id=1 value=1024 effective=307 bucket_id=1\n"
+	     "x-1 [001] 2.000300: uclamp_tg: path=/a/c clamp_id=1 value=1024 effective=1024\n",
+	  AN_PASS, 0, 0, false, NULL },
 	{ "MT1: once the write reached its group, the old value is wrong",
 	  AN_CHECK_TASK_EFFECTIVE,
 	  ML MARK("1.000100", "cgroup path=/a util_max=307") MARK("1.000200", "task pid=75 cgroup=/a/c")
