@@ -185,30 +185,31 @@ static const struct an_alias_field sugov_fields[] = {
 	{ { "flags" },		AN_FK_UINT, OPT, 0, OFF(sugov.flags) },
 };
 
-#define TYPE(t, rows) [AN_EV_##t] = { rows, ARRAY_SIZE(rows) }
+#define TYPE(t, rows, member) \
+	[AN_EV_##t] = { rows, ARRAY_SIZE(rows), sizeof(((struct an_event *)0)->member) }
 
 static const struct an_alias_type types[AN_EV__COUNT] = {
-	TYPE(SCHED_SWITCH,		switch_fields),
-	TYPE(SCHED_WAKEUP,		wakeup_fields),
-	TYPE(SCHED_WAKEUP_NEW,		wakeup_fields),
-	TYPE(SCHED_MIGRATE_TASK,	migrate_fields),
-	TYPE(SCHED_PROCESS_FORK,	fork_fields),
-	TYPE(SCHED_PROCESS_EXIT,	task_fields),
-	TYPE(SCHED_PROCESS_FREE,	task_fields),
-	TYPE(CPU_FREQUENCY,		freq_fields),
-	TYPE(CPU_FREQUENCY_LIMITS,	limits_fields),
-	TYPE(CPU_IDLE,			idle_fields),
-	TYPE(PRINT,			print_fields),
-	TYPE(SYS_ENTER_SCHED_SETATTR,	setattr_enter_fields),
-	TYPE(SYS_EXIT_SCHED_SETATTR,	setattr_exit_fields),
-	TYPE(UCLAMP_UTIL_CFS,		util_cfs_fields),
-	TYPE(UCLAMP_UTIL_SE,		util_se_fields),
-	TYPE(UCLAMP_REQUEST,		request_fields),
-	TYPE(UCLAMP_TG,			tg_fields),
-	TYPE(UCLAMP_TASK_EFF,		task_eff_fields),
-	TYPE(SCHED_PELT_CFS,		pelt_cfs_fields),
-	TYPE(SCHED_UTIL,		sched_util_fields),
-	TYPE(SUGOV_UTIL_UPDATE,		sugov_fields),
+	TYPE(SCHED_SWITCH,		switch_fields, sw),
+	TYPE(SCHED_WAKEUP,		wakeup_fields, wakeup),
+	TYPE(SCHED_WAKEUP_NEW,		wakeup_fields, wakeup),
+	TYPE(SCHED_MIGRATE_TASK,	migrate_fields, migrate),
+	TYPE(SCHED_PROCESS_FORK,	fork_fields, fork),
+	TYPE(SCHED_PROCESS_EXIT,	task_fields, task),
+	TYPE(SCHED_PROCESS_FREE,	task_fields, task),
+	TYPE(CPU_FREQUENCY,		freq_fields, freq),
+	TYPE(CPU_FREQUENCY_LIMITS,	limits_fields, limits),
+	TYPE(CPU_IDLE,			idle_fields, idle),
+	TYPE(PRINT,			print_fields, print),
+	TYPE(SYS_ENTER_SCHED_SETATTR,	setattr_enter_fields, setattr_enter),
+	TYPE(SYS_EXIT_SCHED_SETATTR,	setattr_exit_fields, setattr_exit),
+	TYPE(UCLAMP_UTIL_CFS,		util_cfs_fields, util_cfs),
+	TYPE(UCLAMP_UTIL_SE,		util_se_fields, util_se),
+	TYPE(UCLAMP_REQUEST,		request_fields, request),
+	TYPE(UCLAMP_TG,			tg_fields, tg),
+	TYPE(UCLAMP_TASK_EFF,		task_eff_fields, task_eff),
+	TYPE(SCHED_PELT_CFS,		pelt_cfs_fields, pelt_cfs),
+	TYPE(SCHED_UTIL,		sched_util_fields, sched_util),
+	TYPE(SUGOV_UTIL_UPDATE,		sugov_fields, sugov),
 };
 
 _Static_assert(8 * sizeof(((struct an_event *)0)->present) >= AN_ALIAS_MAX_FIELDS,
@@ -332,7 +333,8 @@ void an_alias_reset(struct an_event *ev, enum an_event_type type)
 {
 	const struct an_alias_type *t = an_alias_type(type);
 
-	memset(&ev->sw, 0, sizeof(*ev) - offsetof(struct an_event, sw));
+	/* the member of this type only: a print event's marker is large */
+	memset(&ev->sw, 0, t->size ? t->size : sizeof(*ev) - offsetof(struct an_event, sw));
 	ev->type = type;
 	ev->present = 0;
 	for (unsigned int i = 0; i < t->nr_fields; i++) {

@@ -51,6 +51,7 @@ struct an_alias_field {
 struct an_alias_type {
 	const struct an_alias_field *fields;
 	unsigned int nr_fields;
+	size_t size;		/* of its member of the an_event union; 0: unknown */
 };
 
 #define AN_STATE_BITS_MAX 16	/* prev_state flag letters a kernel defines */

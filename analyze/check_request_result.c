@@ -67,14 +67,15 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	struct req_check *k = ctx;
 	const struct an_replay_req *q = &r->step.req;
 	struct an_wintab_ent *ent;
-	struct an_window w = {
-		.check = AN_CHECK_REQUEST_RESULT, .cpu = -1, .pid = q->pid,
-		.ts_start_ns = ev->ts_ns, .expected = q->model_ret, .observed = q->ret,
-	};
+	struct an_window w;	/* made only for a request */
 	bool is_agree;
 
 	if (!after || !r->step.has_req)
 		return 0;
+	w = (struct an_window){
+		.check = AN_CHECK_REQUEST_RESULT, .cpu = -1, .pid = q->pid,
+		.ts_start_ns = ev->ts_ns, .expected = q->model_ret, .observed = q->ret,
+	};
 	r->res->stats[AN_CHECK_REQUEST_RESULT].has_input = true;
 	w.rule = rule_of(r, q->model_ret, q->ret);
 	ret_text(q->ret, w.observed_text);

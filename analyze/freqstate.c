@@ -593,7 +593,7 @@ void an_fq_grace(const struct an_replay *r, const struct an_freq_policy *p,
  */
 bool an_fq_is_sugov(const char *comm)
 {
-	return !strncmp(comm, SUGOV_PREFIX, sizeof(SUGOV_PREFIX) - 1);
+	return comm[0] == SUGOV_PREFIX[0] && !strncmp(comm, SUGOV_PREFIX, sizeof(SUGOV_PREFIX) - 1);
 }
 
 /**

@@ -98,9 +98,10 @@ struct an_replay_opts {
  *	task's lifetime.
  * @comm: last comm seen
  * @prio: last prio seen, AN_PRIO_NONE when none
- * @is_known: the replay knows whether the task is queued (it was woken,
- *	      switched, forked or migrated while its CPU was known); false for
- *	      a task only named by a marker or a util event
+ * @known_epoch: the replay knows whether the task is queued (it was woken,
+ *		switched, forked or migrated while its CPU was known) when this
+ *		is an_replay.nr_resets + 1 (lost events forget every task at
+ *		once); 0 for a task only named by a marker or a util event
  * @is_exiting: sched_process_exit seen; the final switch (prev_state X, Z or
  *		I) releases it in the model (VG8)
  * @is_dead: released in the model (model_task_exit); the entry stays until
@@ -126,7 +127,7 @@ struct an_task {
 	struct model_task mt;
 	char comm[AN_COMM_LEN];
 	int prio;
-	bool is_known;
+	uint64_t known_epoch;
 	bool is_exiting;
 	bool is_dead;
 	int last_cpu;

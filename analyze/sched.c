@@ -20,7 +20,7 @@ static bool is_counted(enum model_class cls)
 
 static bool has_prefix(const char *s, const char *prefix)
 {
-	return !strncmp(s, prefix, strlen(prefix));
+	return s[0] == prefix[0] && !strncmp(s, prefix, strlen(prefix));
 }
 
 /*
@@ -52,7 +52,7 @@ static void enqueue(struct an_replay *r, struct an_task *t, int cpu)
 	model_enqueue(&r->sys, &t->mt, cpu);
 	r->cpu[cpu].nr_late = 0;
 	t->last_cpu = cpu;
-	t->is_known = true;
+	t->known_epoch = r->nr_resets + 1;
 	an_replay_touch(r, cpu, AN_RQ_OP_ENQUEUE);
 }
 
@@ -95,8 +95,13 @@ static void remove_task(struct an_replay *r, struct an_task *t)
 
 static void set_comm(struct an_task *t, const char *comm)
 {
-	if (comm && comm[0])
-		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	size_t len;
+
+	if (!comm || !comm[0] || !strncmp(t->comm, comm, sizeof(t->comm) - 1))
+		return;
+	len = strnlen(comm, sizeof(t->comm) - 1);
+	memcpy(t->comm, comm, len);
+	t->comm[len] = '\0';
 }
 
 static struct an_task *new_task(struct an_replay *r, int pid)
@@ -145,12 +150,6 @@ struct an_task *an_sched_task_get(struct an_replay *r, int pid, const char *comm
 	return t;
 }
 
-static void forget_task(struct an_task *t, void *ctx)
-{
-	(void)ctx;
-	t->is_known = false;
-}
-
 /*
  * Events were lost (or the trace contradicts itself): nothing the replay
  * holds about runqueues can be trusted. Every CPU is unknown again until its
@@ -170,8 +169,7 @@ static void forget_runqueues(struct an_replay *r)
 		c->is_known = false;
 		c->curr_pid = -1;
 	}
-	an_tasks_for_each(r->tasks, forget_task, NULL);
-	r->nr_resets++;
+	r->nr_resets++;		/* no task is known now (an_task.known_epoch) */
 	r->step.is_reset = true;
 }
 
@@ -193,7 +191,7 @@ static void check_elsewhere(struct an_replay *r, int pid, int cpu)
 {
 	const struct an_task *t = an_replay_task(r, pid);
 
-	if (t && t->is_known && t->mt.cpu >= 0 && t->mt.cpu != cpu && an_replay_cpu(r, cpu))
+	if (t && t->known_epoch == r->nr_resets + 1 && t->mt.cpu >= 0 && t->mt.cpu != cpu && an_replay_cpu(r, cpu))
 		add_issue(r, AN_INTEG_ELSEWHERE, cpu, pid, r->step.ts_ns, r->step.ts_ns,
 			  t->mt.cpu, cpu);
 }
@@ -524,7 +522,7 @@ static int on_fork(struct an_replay *r, const struct an_event *ev)
 	if (!child)
 		return -ENOMEM;
 	set_comm(child, f->child_comm);
-	child->is_known = true;		/* not queued until its wakeup_new */
+	child->known_epoch = r->nr_resets + 1;	/* not queued until its wakeup_new */
 	if (!parent) {
 		model_task_init(&r->sys, &child->mt, f->child_pid, MODEL_CLASS_FAIR);
 		return 0;

@@ -75,6 +75,9 @@ struct an_tracedat {
 	struct tep_record *current;	/* the record @ev points into */
 	struct tep_record *held;	/* a record whose LOST_EVENTS went first */
 	unsigned long long nr_records;
+	bool is_swap;			/* the file's byte order is not the host's */
+	bool has_common;		/* common_type and common_pid located */
+	unsigned int type_off, type_size, pid_off, pid_size;
 };
 
 /**
@@ -107,6 +110,7 @@ int an_tracedat_open(const char *path, struct an_reader_info *info,
 		goto fail;
 	}
 	t->tep = tracecmd_get_tep(t->handle);
+	t->is_swap = tep_is_file_bigendian(t->tep) != tep_is_local_bigendian(t->tep);
 	{
 		struct stat st;
 		int n = tep_get_cpus(t->tep);
@@ -180,6 +184,8 @@ static void drop_behind(struct an_tracedat *t, const struct tep_record *rec)
 		m->dropped = m->start;
 		return;
 	}
+	if (addr - m->dropped < DROP_CHUNK)
+		return;		/* page <= addr: nothing to give back yet */
 	page = addr & ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1);
 	if (page > m->dropped && page - m->dropped >= DROP_CHUNK) {
 		madvise((void *)m->dropped, page - m->dropped, MADV_DONTNEED);
@@ -373,6 +379,55 @@ static int get_fmt(struct an_tracedat *t, int id, struct fmt **out, struct an_di
 	return 0;
 }
 
+/*
+ * A number of @size bytes (1, 2, 4 or 8) at @p in the file's byte order,
+ * what tep_read_number() does without its per-call lookups.
+ */
+static int read_num(const struct an_tracedat *t, const unsigned char *p, int size,
+		    unsigned long long *v)
+{
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (size) {
+	case 1:
+		*v = *p;
+		return 0;
+	case 2:
+		memcpy(&v16, p, 2);
+		*v = t->is_swap ? __builtin_bswap16(v16) : v16;
+		return 0;
+	case 4:
+		memcpy(&v32, p, 4);
+		*v = t->is_swap ? __builtin_bswap32(v32) : v32;
+		return 0;
+	case 8:
+		memcpy(&v64, p, 8);
+		*v = t->is_swap ? __builtin_bswap64(v64) : v64;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* Locate common_type and common_pid from @event's format, once. */
+static void find_common(struct an_tracedat *t, struct tep_event *event)
+{
+	struct tep_format_field *ty = tep_find_common_field(event, "common_type");
+	struct tep_format_field *pid = tep_find_common_field(event, "common_pid");
+
+	if (!ty || !pid || ty->offset < 0 || pid->offset < 0 ||
+	    ty->offset + ty->size > COMMON_HEADER_LEN || pid->offset + pid->size > COMMON_HEADER_LEN ||
+	    (ty->size != 1 && ty->size != 2 && ty->size != 4) || pid->size != 4)
+		return;
+	t->type_off = (unsigned int)ty->offset;
+	t->type_size = (unsigned int)ty->size;
+	t->pid_off = (unsigned int)pid->offset;
+	t->pid_size = (unsigned int)pid->size;
+	t->has_common = true;
+}
+
 /* Bytes of a string field: fixed array, __data_loc, or the record's tail. */
 static int field_str(const struct tep_record *rec, const struct tep_format_field *f,
 		     const char **s, size_t *len)
@@ -403,8 +458,8 @@ static int field_str(const struct tep_record *rec, const struct tep_format_field
 	return 0;
 }
 
-static int decode_field(struct fmt *f, unsigned int i, const struct tep_record *rec,
-			struct an_event *ev, struct an_diag *d)
+static int decode_field(const struct an_tracedat *t, struct fmt *f, unsigned int i,
+			const struct tep_record *rec, struct an_event *ev, struct an_diag *d)
 {
 	const struct an_alias_field *af = &an_alias_type(f->type)->fields[i];
 	struct tep_format_field *tf = f->fields[i];
@@ -424,7 +479,7 @@ static int decode_field(struct fmt *f, unsigned int i, const struct tep_record *
 	if (tf->offset < 0 || tf->size <= 0 || tf->size > 8 ||
 	    tf->offset + tf->size > rec->size)
 		goto out_of_record;
-	if (tep_read_number_field(tf, rec->data, &v))
+	if (read_num(t, (const unsigned char *)rec->data + tf->offset, tf->size, &v))
 		goto out_of_record;
 	if (af->kind == AN_FK_STATE) {
 		char state[AN_STATE_LEN];
@@ -476,7 +531,16 @@ static int decode(struct an_tracedat *t, struct tep_record *rec, struct an_event
 
 	if (rec->size < COMMON_HEADER_LEN || !record_fits_page(t, rec))
 		return an_diag_fail(d, AN_E_VALUE, "record of %d bytes", rec->size);
-	err = get_fmt(t, tep_data_type(t->tep, rec), &f, d);
+	if (t->has_common) {
+		unsigned long long ty;
+
+		read_num(t, (const unsigned char *)rec->data + t->type_off, (int)t->type_size, &ty);
+		err = get_fmt(t, (int)ty, &f, d);
+	} else {
+		err = get_fmt(t, tep_data_type(t->tep, rec), &f, d);
+		if (!err)
+			find_common(t, f->event);
+	}
 	if (err)
 		return err;
 	an_diag_set_name(d->event, f->event->name, strlen(f->event->name));
@@ -484,13 +548,20 @@ static int decode(struct an_tracedat *t, struct tep_record *rec, struct an_event
 	ev->name = f->event->name;
 	ev->ts_ns = rec->ts;
 	ev->cpu = rec->cpu;
-	ev->pid = tep_data_pid(t->tep, rec);
+	if (t->has_common) {
+		unsigned long long pid;
+
+		read_num(t, (const unsigned char *)rec->data + t->pid_off, (int)t->pid_size, &pid);
+		ev->pid = (int)pid;
+	} else {
+		ev->pid = tep_data_pid(t->tep, rec);
+	}
 	ev->pos = t->nr_records;
 	at = an_alias_type(f->type);
 	for (unsigned int i = 0; i < at->nr_fields; i++) {
 		if (!f->fields[i])
 			continue;
-		err = decode_field(f, i, rec, ev, d);
+		err = decode_field(t, f, i, rec, ev, d);
 		if (err)
 			return err;
 	}
