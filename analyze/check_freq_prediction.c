@@ -62,8 +62,19 @@ struct pred_cpu {
 	uint64_t clock_at_ns;		/* ... and on the trace's */
 };
 
+/* The last prediction and what it depended on (predict()). */
+struct pred_cache {
+	bool has;
+	uint64_t gen;			/* an_freq_policy.gen */
+	unsigned int cur_khz;
+	bool is_same;
+	struct model_su_cpu_in lo[MODEL_SU_MAX_CPUS], hi[MODEL_SU_MAX_CPUS];
+	unsigned int lo_khz, hi_khz;
+};
+
 struct pred_policy {
 	struct an_fq_bound lo, hi;
+	struct pred_cache cache;
 	struct an_fq_key key;
 	struct an_win_track rate_fail;
 	bool was_busy;
@@ -284,11 +295,15 @@ static void take_switch(struct an_replay *r, struct pred_check *k, const struct 
 /*
  * The accepted range now; false (with @j's reason) when it cannot be
  * computed. @ex, when not NULL, receives the chain of the prediction (@lo).
+ * @cache, when not NULL, keeps the last one: model_su_expected() depends on
+ * the policy (its generation and current frequency) and the inputs alone.
  */
 static bool predict(const struct an_replay *r, const struct pred_check *k,
 		    const struct an_freq_policy *p, struct an_fq_judgement *j,
-		    unsigned int *lo, unsigned int *hi, struct model_su_explain *ex)
+		    unsigned int *lo, unsigned int *hi, struct model_su_explain *ex,
+		    struct pred_cache *cache)
 {
+	size_t size = p->su.nr_cpus * sizeof(struct model_su_cpu_in);
 	struct model_su_cpu_in in_lo[MODEL_SU_MAX_CPUS], in_hi[MODEL_SU_MAX_CPUS];
 	uint64_t tick = (uint64_t)p->su.tick_us * NSEC_PER_USEC;
 	uint64_t keep = tick + (uint64_t)p->su.rate_limit_us * NSEC_PER_USEC;
@@ -313,7 +328,7 @@ static bool predict(const struct an_replay *r, const struct pred_check *k,
 		an_fq_cpu_in(r, cpu, &in_lo[c]);
 		in_lo[c].util_cfs = pc->util_cfs < p->su.capacity ? pc->util_cfs : p->su.capacity;
 		in_lo[c].util_rt = pc->util_rt < p->su.capacity ? pc->util_rt : p->su.capacity;
-		in_hi[c] = in_lo[c];
+		memcpy(&in_hi[c], &in_lo[c], sizeof(in_hi[c]));	/* padding too: memcmp'd */
 		if (is_old && p->su.nr_cpus > 1 && j->ts_ns - pc->util_ns > tick) {
 			in_lo[c].util_cfs = in_lo[c].util_rt = 0;
 			is_same = false;
@@ -323,6 +338,15 @@ static bool predict(const struct an_replay *r, const struct pred_check *k,
 			is_same = false;
 		}
 	}
+	if (cache && cache->has && cache->gen == p->gen && cache->cur_khz == p->su.cur_khz &&
+	    cache->is_same == is_same && !memcmp(cache->lo, in_lo, size) &&
+	    (is_same || !memcmp(cache->hi, in_hi, size))) {
+		*lo = cache->lo_khz;
+		*hi = cache->hi_khz;
+		return true;
+	}
+	if (cache)
+		cache->has = false;
 	if (model_su_expected(&p->su, in_lo, &e, ex)) {
 		j->why = "the schedutil model refused the inputs";
 		return false;
@@ -333,6 +357,16 @@ static bool predict(const struct an_replay *r, const struct pred_check *k,
 		return false;
 	}
 	*hi = e.freq_khz > *lo ? e.freq_khz : *lo;
+	if (cache) {
+		cache->has = true;
+		cache->gen = p->gen;
+		cache->cur_khz = p->su.cur_khz;
+		cache->is_same = is_same;
+		cache->lo_khz = *lo;
+		cache->hi_khz = *hi;
+		memcpy(cache->lo, in_lo, size);
+		memcpy(cache->hi, in_hi, size);
+	}
 	return true;
 }
 
@@ -345,7 +379,7 @@ static void explain(const struct an_replay *r, const void *ctx, char *buf, size_
 	unsigned int lo, hi;
 
 	buf[0] = '\0';
-	if (predict(r, c->k, c->p, &j, &lo, &hi, &ex))
+	if (predict(r, c->k, c->p, &j, &lo, &hi, &ex, NULL))
 		rep_explain_format(buf, size, &ex, "");
 }
 
@@ -476,7 +510,7 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 		pp->has_seen = true;
 		pp->seen_khz = j.obs_khz;
 	}
-	has_pred = predict(r, k, p, &j, &lo, &hi, NULL);
+	has_pred = predict(r, k, p, &j, &lo, &hi, NULL, &pp->cache);
 	if (!has_pred) {
 		an_fq_bound_forget(&pp->lo);
 		an_fq_bound_forget(&pp->hi);

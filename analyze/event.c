@@ -1,6 +1,8 @@
 /*
  * analyze/event.c - helpers over the canonical event (event.h).
  */
+#include <string.h>
+
 #include "analyze/event.h"
 
 static const char *const type_names[] = {
@@ -38,4 +40,15 @@ bool an_event_is_enqueue(enum an_event_type type)
 {
 	return type == AN_EV_SCHED_WAKEUP || type == AN_EV_SCHED_WAKEUP_NEW ||
 	       type == AN_EV_SCHED_MIGRATE_TASK;
+}
+
+void an_comm_set(char dst[AN_COMM_LEN], const char *comm)
+{
+	size_t len;
+
+	if (!comm || !comm[0] || !strncmp(dst, comm, AN_COMM_LEN - 1))
+		return;
+	len = strnlen(comm, AN_COMM_LEN - 1);
+	memcpy(dst, comm, len);
+	dst[len] = '\0';
 }

@@ -251,6 +251,15 @@ struct an_event {
 const char *an_event_type_name(enum an_event_type type);
 
 /**
+ * an_comm_set() - keep the task name @comm in @dst, when given
+ * @dst: AN_COMM_LEN bytes, NUL-terminated
+ * @comm: the name from an event, "" or NULL when none
+ *
+ * Compares first: names rarely change, and this runs for most events.
+ */
+void an_comm_set(char dst[AN_COMM_LEN], const char *comm);
+
+/**
  * an_event_state_is_runnable() - whether a prev_state leaves the task runnable
  * @state: prev_state letters of a sched_switch ("R", "R+", "S", "D|K", ...)
  *

@@ -638,6 +638,13 @@ static bool dl_runnable(const struct an_replay *r, int cpu)
  */
 void an_fq_cpu_in(const struct an_replay *r, int cpu, struct model_su_cpu_in *in)
 {
+	struct an_fq_in_memo *m = &r->fq_in[cpu];
+
+	/* the three frequency checks ask for the same CPUs in one observer call */
+	if (r->phase && m->phase == r->phase) {
+		memcpy(in, &m->in, sizeof(*in));
+		return;
+	}
 	memset(in, 0, sizeof(*in));
 	in->rq_min = (unsigned int)model_rq_value(&r->sys, cpu, MODEL_UCLAMP_MIN);
 	in->rq_max = (unsigned int)model_rq_value(&r->sys, cpu, MODEL_UCLAMP_MAX);
@@ -645,6 +652,8 @@ void an_fq_cpu_in(const struct an_replay *r, int cpu, struct model_su_cpu_in *in
 	in->is_uclamp_used = r->sys.is_uclamp_used;
 	in->is_rt_runnable = r->mcpu[cpu].nr_rt > 0;
 	in->is_dl_runnable = dl_runnable(r, cpu);
+	memcpy(&m->in, in, sizeof(*in));
+	m->phase = r->phase;
 }
 
 /**

@@ -326,7 +326,8 @@ static int start(struct an_replay *r, struct an_diag *d)
 	r->cpu = an_calloc(nr, sizeof(*r->cpu));
 	r->dirty = an_calloc(nr, sizeof(*r->dirty));
 	r->policy = an_calloc(nr, sizeof(*r->policy));
-	if (!r->mcpu || !r->cpu || !r->dirty || !r->policy)
+	r->fq_in = an_calloc(nr, sizeof(*r->fq_in));
+	if (!r->mcpu || !r->cpu || !r->dirty || !r->policy || !r->fq_in)
 		return an_diag_fail(d, -ENOMEM, "out of memory");
 	err = model_init(&r->sys, &cfg, r->mcpu);
 	if (err)
@@ -415,6 +416,7 @@ out_free:
 
 static int notify(struct an_replay *r, const struct an_event *ev, bool after)
 {
+	r->phase++;
 	for (size_t i = 0; i < r->nr_obs; i++) {
 		int err;
 
@@ -488,6 +490,7 @@ int an_replay_finish(struct an_replay *r, uint64_t end_ns)
 {
 	r->end_ns = end_ns;
 	r->is_finished = true;
+	r->phase++;
 	for (size_t i = 0; i < r->nr_obs; i++)
 		if (r->obs[i].finish)
 			r->obs[i].finish(r->obs[i].ctx, r, end_ns);
@@ -508,5 +511,6 @@ void an_replay_free(struct an_replay *r)
 	free(r->cpu);
 	free(r->dirty);
 	free(r->policy);
+	free(r->fq_in);
 	free(r);
 }

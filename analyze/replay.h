@@ -292,6 +292,12 @@ struct an_freq_policy {
 	uint64_t gen;		/* an_replay_policy_changed() calls, replay-wide */
 };
 
+/* an_fq_cpu_in() of one CPU, valid during observer call @phase only */
+struct an_fq_in_memo {
+	uint64_t phase;
+	struct model_su_cpu_in in;
+};
+
 struct an_replay;
 void an_replay_policy_changed(struct an_replay *r, struct an_freq_policy *p);
 
@@ -473,6 +479,9 @@ struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
  * @nr_learnt: tasks queued because they were switched in unannounced
  * @nr_late_orders: runqueues rebuilt because their clamps showed remote
  *		    wakeups enqueued during a new-idle balance (on_switch())
+ * @phase: counts the observer calls (before and after each event, finish):
+ *	   the replay's state cannot change within one
+ * @fq_in: per CPU, an_fq_cpu_in()'s result and the @phase it was made in
  * @nr_cpu_overflow: events naming a CPU beyond @nr_cpus (ignored)
  * @nr_requests: requests applied to the model (markers, uclamp_request, tg)
  * @notes: assumptions made, for the summary ("irq/DL/RT util taken as 0")
@@ -509,6 +518,8 @@ struct an_replay {
 	uint64_t nr_resets;
 	uint64_t nr_learnt;
 	uint64_t nr_late_orders;
+	uint64_t phase;
+	struct an_fq_in_memo *fq_in;
 	uint64_t nr_cpu_overflow;
 	uint64_t nr_requests;
 	char notes[AN_REPLAY_MAX_NOTES][AN_REPLAY_NOTE_LEN];

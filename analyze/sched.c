@@ -95,13 +95,7 @@ static void remove_task(struct an_replay *r, struct an_task *t)
 
 static void set_comm(struct an_task *t, const char *comm)
 {
-	size_t len;
-
-	if (!comm || !comm[0] || !strncmp(t->comm, comm, sizeof(t->comm) - 1))
-		return;
-	len = strnlen(comm, sizeof(t->comm) - 1);
-	memcpy(t->comm, comm, len);
-	t->comm[len] = '\0';
+	an_comm_set(t->comm, comm);
 }
 
 static struct an_task *new_task(struct an_replay *r, int pid)

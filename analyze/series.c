@@ -358,8 +358,7 @@ static void task_seen(struct an_series *s, int pid, const char *comm, uint64_t t
 		fail(s, -ENOMEM);
 		return;
 	}
-	if (comm && comm[0])
-		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	an_comm_set(t->comm, comm);
 	if (ts_ns < t->first_ns)
 		t->first_ns = ts_ns;
 	if (ts_ns > t->last_ns)

@@ -616,6 +616,36 @@ static void test_check_rows(void **state)
 	}
 }
 
+/* an_comm_set(): a name is kept once, cut at 15 bytes; "" and NULL keep it. */
+static const struct comm_case {
+	const char *before, *given, *after;
+} comm_cases[] = {
+	{ "", "rt-app", "rt-app" },
+	{ "rt-app", "rt-app", "rt-app" },
+	{ "rt-app", "worker", "worker" },
+	{ "worker", "", "worker" },
+	{ "worker", NULL, "worker" },
+	{ "a-long-name-xyz", "a-long-name-xyz-cut", "a-long-name-xyz" },
+	{ "a-long-name-xyz", "a-long-name-abc", "a-long-name-abc" },
+	{ "longer-name", "short", "short" },
+};
+
+static void test_comm_set(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(comm_cases); i++) {
+		const struct comm_case *c = &comm_cases[i];
+		char dst[AN_COMM_LEN];
+
+		memset(dst, 'x', sizeof(dst));
+		snprintf(dst, sizeof(dst), "%s", c->before);
+		an_comm_set(dst, c->given);
+		if (strcmp(dst, c->after))
+			fail_msg("case %zu: '%s' then '%s' gave '%s', want '%s'", i, c->before,
+				 c->given ? c->given : "(null)", dst, c->after);
+	}
+}
+
 static void test_checks_option(void **state)
 {
 	static const char text[] = V3 MARK("1.1", "setattr pid=5 util_min=600 util_max=500 flags=0x30 ret=0");
@@ -942,6 +972,7 @@ int main(void)
 		cmocka_unit_test(test_sched_rows),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_check_rows),
+		cmocka_unit_test(test_comm_set),
 		cmocka_unit_test(test_checks_option),
 		cmocka_unit_test(test_model_choice),
 		cmocka_unit_test(test_platform_lines),
