@@ -41,7 +41,10 @@
  * task went to sleep, the kernel may have dequeued the task with its old effective
  * UCLAMP_MAX: the idle CPU then retains that one (MR4/VR11). Until the CPU
  * leaves idle, its observed pair agrees with either the model's or the one
- * with the leaving task's effective value before the write.
+ * with the leaving task's effective value before the write. A write is
+ * walked group by group (walk.h): a task switched in during the walk is
+ * judged at the uclamp_tg that follows, with its group's values from before
+ * the write as long as the walk is followed.
  *
  * Pull before the switch: a CPU whose task goes to sleep runs the new-idle
  * balance inside __schedule(), after that dequeue and before the
@@ -330,7 +333,7 @@ static void track_before(struct an_replay *r, struct rq_check *k, const struct a
 
 	if (is_group_write(ev)) {
 		for (unsigned int c = 0; c < k->nr_cpus; c++) {
-			const struct an_task *t = an_replay_task(r, r->cpu[c].curr_pid);
+			struct an_task *t = an_replay_task(r, r->cpu[c].curr_pid);
 
 			rc = &k->cpu[c];
 			if ((int)c == ev->cpu || r->cpu[c].curr_pid <= 0 || !t)
@@ -339,7 +342,12 @@ static void track_before(struct an_replay *r, struct rq_check *k, const struct a
 				continue;	/* the value before the first write counts */
 			rc->is_write_quiet = true;
 			rc->write_pid = t->mt.pid;
-			rc->write_max = model_task_eff(&r->sys, &t->mt, MODEL_UCLAMP_MAX, NULL);
+			/* before the write: the model took it all at the walk's first
+			 * uclamp_tg, the kernel reaches the task's group later */
+			if (!an_walk_old_eff(r, &r->walk, &t->mt, MODEL_UCLAMP_MAX, false,
+					     &rc->write_max))
+				rc->write_max = model_task_eff(&r->sys, &t->mt, MODEL_UCLAMP_MAX,
+							       NULL);
 		}
 		return;
 	}

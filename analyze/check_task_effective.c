@@ -23,132 +23,21 @@
  * down, updating each group's effective clamps (the uclamp_tg event of that
  * group) and then its tasks. A task enqueued meanwhile in a group the walk
  * has not reached yet gets the group's old values, while the model applied
- * the whole write at the first uclamp_tg. So from that first uclamp_tg
- * until the writing CPU shows an event that cannot be part of the walk (nor
- * of an interrupt during it, is_walk_event()), a task of a group not yet
- * reached agrees with either value.
+ * the whole write at the first uclamp_tg. So while the replay follows the
+ * walk (walk.h), a task of a group not yet reached agrees with either value.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "analyze/checks.h"
 #include "analyze/malloc.h"
 #include "analyze/tgroups.h"
 #include "analyze/wintab.h"
 
-#define WALK_MAX_GROUPS	64
-
-/* A group write in progress, see the file comment. */
-struct walk {
-	bool is_open;
-	int cpu;			/* the writer's */
-	const struct model_tg *last;	/* of the latest uclamp_tg */
-	unsigned int nr;
-	struct {
-		struct model_tg *tg;
-		struct model_se eff[MODEL_UCLAMP_CNT];	/* before the write */
-		bool is_reached;
-	} g[WALK_MAX_GROUPS];
-};
-
 struct eff_check {
 	struct an_wintab *open;
-	struct walk walk;
 };
-
-static int walk_find(const struct walk *w, const struct model_tg *tg)
-{
-	for (unsigned int i = 0; i < w->nr; i++)
-		if (w->g[i].tg == tg)
-			return (int)i;
-	return -1;
-}
-
-/* Snapshot @tg's subtree, depth first, as the walk will visit it. */
-static void walk_start(struct walk *w, struct model_tg *tg, int cpu)
-{
-	struct model_tg *top = tg, *g = tg;
-
-	w->is_open = true;
-	w->cpu = cpu;
-	w->nr = 0;
-	while (g && w->nr < WALK_MAX_GROUPS) {
-		w->g[w->nr].tg = g;
-		memcpy(w->g[w->nr].eff, g->eff, sizeof(g->eff));
-		w->g[w->nr].is_reached = false;
-		w->nr++;
-		if (g->child) {
-			g = g->child;
-			continue;
-		}
-		while (g != top && !g->sibling)
-			g = g->parent;
-		g = g == top ? NULL : g->sibling;
-	}
-}
-
-/*
- * Events the writing CPU may show while it walks: the walk's own, and an
- * interrupt's there (a tick or timer evaluates schedutil, may switch the
- * frequency, and wakes tasks).
- */
-static bool is_walk_event(enum an_event_type type)
-{
-	switch (type) {
-	case AN_EV_UCLAMP_TG:
-	case AN_EV_UCLAMP_TASK_EFF:
-	case AN_EV_UCLAMP_UTIL_SE:
-	case AN_EV_UCLAMP_UTIL_CFS:
-	case AN_EV_SCHED_UTIL:
-	case AN_EV_SCHED_PELT_CFS:
-	case AN_EV_SUGOV_UTIL_UPDATE:
-	case AN_EV_CPU_FREQUENCY:
-		return true;
-	default:
-		return an_event_is_enqueue(type);
-	}
-}
-
-/* Before @ev is replayed: a walk starts, reaches a group, or ends. */
-static void walk_track(struct an_replay *r, struct walk *w, const struct an_event *ev)
-{
-	struct model_tg *tg;
-	int i;
-
-	if (ev->type != AN_EV_UCLAMP_TG) {
-		if (w->is_open && ev->cpu == w->cpu && !is_walk_event(ev->type))
-			w->is_open = false;
-		return;
-	}
-	if (an_tgroups_get(r->tgroups, &r->sys, ev->tg.path, &tg) || !tg->parent)
-		return;
-	i = w->is_open && ev->cpu == w->cpu ? walk_find(w, tg) : -1;
-	/* the top again, not as the next clamp id of the same group: a new write */
-	if (i < 0 || (i == 0 && w->last != tg)) {
-		walk_start(w, tg, ev->cpu);
-		i = 0;
-	}
-	w->g[i].is_reached = true;
-	w->last = tg;
-}
-
-/* The effective value of @mt with its group's values from before the walk. */
-static bool walk_old_eff(struct an_replay *r, const struct walk *w, struct model_task *mt,
-			 enum model_clamp_id id, int *out)
-{
-	struct model_se now[MODEL_UCLAMP_CNT];
-	int i = w->is_open ? walk_find(w, mt->tg) : -1;
-
-	if (i < 0 || w->g[i].is_reached)
-		return false;
-	memcpy(now, mt->tg->eff, sizeof(now));
-	memcpy(mt->tg->eff, w->g[i].eff, sizeof(now));
-	*out = model_task_eff(&r->sys, mt, id, NULL);
-	memcpy(mt->tg->eff, now, sizeof(now));
-	return true;
-}
 
 /*
  * Why the model holds @mt's effective value of @id: the task's request, its
@@ -199,11 +88,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	int expected, old;
 	struct an_window w;	/* made only for a disagreement */
 
-	if (!after) {
-		walk_track(r, &k->walk, ev);
-		return 0;
-	}
-	if (ev->type != AN_EV_UCLAMP_TASK_EFF)
+	if (!after || ev->type != AN_EV_UCLAMP_TASK_EFF)
 		return 0;
 	if (e->pid <= 0 || (e->clamp_id != MODEL_UCLAMP_MIN && e->clamp_id != MODEL_UCLAMP_MAX))
 		return 0;
@@ -218,7 +103,8 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		make_window(&w, r, ev, expected);
 		an_replay_doubt(r, &ent->doubt, &w, true);
 	} else if (expected == (int)e->effective ||
-		   (walk_old_eff(r, &k->walk, &t->mt, (enum model_clamp_id)e->clamp_id, &old) &&
+		   (an_walk_old_eff(r, &r->walk, &t->mt, (enum model_clamp_id)e->clamp_id, true,
+				    &old) &&
 		    old == (int)e->effective)) {
 		r->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
 		an_win_agree(r->res, &ent->fail, ev->ts_ns);

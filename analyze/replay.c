@@ -466,6 +466,7 @@ int an_replay_event(struct an_replay *r, const struct an_event *ev, struct an_di
 	if (ev->ts_ns > r->now_ns)
 		r->now_ns = ev->ts_ns;
 	an_sched_inspect(r, ev);
+	an_walk_track(r, &r->walk, ev);
 	err = notify(r, ev, false);
 	if (err)
 		goto out;

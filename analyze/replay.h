@@ -42,6 +42,7 @@
 #include "analyze/event.h"
 #include "analyze/marker.h"
 #include "analyze/platform.h"
+#include "analyze/walk.h"
 #include "model/model.h"
 #include "model/schedutil.h"
 
@@ -528,6 +529,7 @@ struct an_replay {
 	/* private */
 	struct an_tasks *tasks;
 	struct an_tgroups *tgroups;
+	struct an_walk walk;
 	struct an_observer *obs;
 	size_t nr_obs, alloc_obs;
 	int *dirty;			/* CPUs whose step flags must be cleared */

@@ -382,6 +382,20 @@ static const struct {
 	     "p-100 [001] 2.000700: tracing_mark_write: still here\n"
 	     SW(1, "2.001000", 100, "S", 0) CFS(1, "2.001100", 0, 300),
 	  AN_FAIL, 1, 0, false, "MR4" },
+	/* /a's max goes 614 -> 307, written from CPU 0 and walked group by
+	 * group; pid 77 (in /a/c) is switched in on CPU 1 after the walk began
+	 * and sleeps before the walk reaches /a/c: it leaves with 614, which
+	 * the idle CPU retains (check-kernel, 6.1: the model had taken the
+	 * write at /a's uclamp_tg, so the old value read at /a/c's was 307) */
+	{ "MR4: a sleep before the walk reaches the task's group retains the old max",
+	  AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "cgroup path=/a util_max=614") MARK("1.000200", "task pid=77 cgroup=/a/c")
+	     MARK("1.000300", "task pid=57") SW(1, "2.000000", 0, "R", 57)
+	     "x-1 [000] 2.000100: uclamp_tg: path=/a clamp_id=1 value=307 effective=307\n"
+	     SW(1, "2.000200", 57, "S", 77)
+	     "x-1 [000] 2.000300: uclamp_tg: path=/a/c clamp_id=1 value=1024 effective=307\n"
+	     SW(1, "2.000400", 77, "S", 0) CFS(1, "2.000500", 0, 614),
+	  AN_PASS, 0, 0, false, NULL },
 	/* preempted, still queued: re-accounted by the write */
 	{ "MR5: a preempted task is re-accounted by the write", AN_CHECK_RQ_CLAMP,
 	  ML MARK("1.000100", "cgroup path=/g util_max=300")
