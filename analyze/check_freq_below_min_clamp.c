@@ -187,7 +187,7 @@ static void judge_cpu(struct an_replay *r, const struct an_freq_policy *p, int c
 		j.why = "the schedutil model refused the inputs";
 	} else {
 		an_fq_grace(r, p, &g);
-		if (r->step.applied_cpu == cpu)
+		if (an_fq_cpu_applied(r, cpu))
 			an_fq_bound_restart(&fc->bound);
 		an_fq_bound_set(&fc->bound, khz);
 		an_fq_bound_step(&fc->bound, now, is_eval, is_busy, &g);

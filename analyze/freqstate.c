@@ -432,8 +432,33 @@ bool an_fq_policy_busy(const struct an_replay *r, const struct an_freq_policy *p
 }
 
 /**
- * an_fq_policy_applied() - whether the kernel applies a clamp change to a
- * runqueue of the policy with the current event (an_replay_step.applied_cpu)
+ * an_fq_cpu_applied() - whether the kernel applies now, or has yet to apply,
+ * a clamp change the model took for @cpu's runqueue: the current event shows
+ * it applied (an_replay_step.applied_cpu), or a group write in progress
+ * (walk.h) has yet to reach the group of a task queued there. Either way
+ * the graces of what follows from it start again (an_fq_bound_restart()).
+ * @r: replay
+ * @cpu: the CPU
+ *
+ * Return: true or false.
+ */
+bool an_fq_cpu_applied(const struct an_replay *r, int cpu)
+{
+	const struct model_node *head, *n;
+
+	if (r->step.applied_cpu >= 0 && cpu == r->step.applied_cpu)
+		return true;
+	if (!r->walk.is_open || !an_replay_cpu(r, cpu))
+		return false;
+	head = &r->mcpu[cpu].queued;
+	for (n = head->next; n != head; n = n->next)
+		if (an_walk_is_pending(&r->walk, model_container_of(n, struct model_task, rq_node)))
+			return true;
+	return false;
+}
+
+/**
+ * an_fq_policy_applied() - an_fq_cpu_applied() for a CPU of the policy
  * @r: replay
  * @p: the policy
  *
@@ -442,7 +467,7 @@ bool an_fq_policy_busy(const struct an_replay *r, const struct an_freq_policy *p
 bool an_fq_policy_applied(const struct an_replay *r, const struct an_freq_policy *p)
 {
 	for (unsigned int i = 0; i < p->su.nr_cpus; i++)
-		if (r->step.applied_cpu >= 0 && p->su.cpu[i] == r->step.applied_cpu)
+		if (an_fq_cpu_applied(r, p->su.cpu[i]))
 			return true;
 	return false;
 }

@@ -207,6 +207,7 @@ bool an_fq_policy_usable(const struct an_freq_policy *p);
 bool an_fq_policy_observed(const struct an_replay *r, const struct an_freq_policy *p,
 			   unsigned int *khz);
 bool an_fq_policy_busy(const struct an_replay *r, const struct an_freq_policy *p);
+bool an_fq_cpu_applied(const struct an_replay *r, int cpu);
 bool an_fq_policy_applied(const struct an_replay *r, const struct an_freq_policy *p);
 bool an_fq_policy_touched(const struct an_replay *r, const struct an_freq_policy *p,
 			  const struct an_event *ev);

@@ -478,8 +478,6 @@ struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
  * @nr_lost_reports: LOST_EVENTS events; @nr_lost_events their counts
  * @nr_resets: times the runqueues were forgotten (lost events)
  * @nr_learnt: tasks queued because they were switched in unannounced
- * @nr_late_orders: runqueues rebuilt because their clamps showed remote
- *		    wakeups enqueued during a new-idle balance (on_switch())
  * @phase: counts the observer calls (before and after each event, finish):
  *	   the replay's state cannot change within one
  * @fq_in: per CPU, an_fq_cpu_in()'s result and the @phase it was made in
@@ -518,7 +516,6 @@ struct an_replay {
 	uint64_t nr_lost_events;
 	uint64_t nr_resets;
 	uint64_t nr_learnt;
-	uint64_t nr_late_orders;
 	uint64_t phase;
 	struct an_fq_in_memo *fq_in;
 	uint64_t nr_cpu_overflow;

@@ -44,6 +44,17 @@ static enum model_class class_of(int prio, const char *comm, enum model_class df
 
 /* ---- tasks ---- */
 
+/* Whether the replay knows if @t is queued (an_task.known_epoch). */
+static bool is_task_known(const struct an_replay *r, const struct an_task *t)
+{
+	return t->known_epoch == r->nr_resets + 1;
+}
+
+static void set_task_known(const struct an_replay *r, struct an_task *t)
+{
+	t->known_epoch = r->nr_resets + 1;
+}
+
 static void enqueue(struct an_replay *r, struct an_task *t, int cpu)
 {
 	/* an empty runqueue starts afresh, for the kernel and the replay alike */
@@ -52,7 +63,7 @@ static void enqueue(struct an_replay *r, struct an_task *t, int cpu)
 	model_enqueue(&r->sys, &t->mt, cpu);
 	r->cpu[cpu].nr_late = 0;
 	t->last_cpu = cpu;
-	t->known_epoch = r->nr_resets + 1;
+	set_task_known(r, t);
 	an_replay_touch(r, cpu, AN_RQ_OP_ENQUEUE);
 }
 
@@ -185,7 +196,7 @@ static void check_elsewhere(struct an_replay *r, int pid, int cpu)
 {
 	const struct an_task *t = an_replay_task(r, pid);
 
-	if (t && t->known_epoch == r->nr_resets + 1 && t->mt.cpu >= 0 && t->mt.cpu != cpu && an_replay_cpu(r, cpu))
+	if (t && is_task_known(r, t) && t->mt.cpu >= 0 && t->mt.cpu != cpu && an_replay_cpu(r, cpu))
 		add_issue(r, AN_INTEG_ELSEWHERE, cpu, pid, r->step.ts_ns, r->step.ts_ns,
 			  t->mt.cpu, cpu);
 }
@@ -302,7 +313,8 @@ static void note_late(struct an_replay *r, int cpu)
 		const struct model_task *mt = model_container_of(n, struct model_task, rq_node);
 		bool is_woken = is_listed(c->woken, c->nr_woken, mt->pid);
 
-		if (!is_woken && !is_listed(c->pulled, c->nr_pulled, mt->pid)) {
+		if ((!is_woken && !is_listed(c->pulled, c->nr_pulled, mt->pid)) ||
+		    c->nr_late == sizeof(c->late) / sizeof(c->late[0])) {
 			c->nr_late = 0;
 			return;
 		}
@@ -354,7 +366,6 @@ void an_sched_late_order(struct an_replay *r, int cpu, const int obs[MODEL_UCLAM
 		dequeue(r, an_replay_task(r, late[i]));
 	for (unsigned int i = 0; i < nr; i++)
 		enqueue(r, an_replay_task(r, late[i]), cpu);
-	r->nr_late_orders++;
 	an_replay_note(r, "rq clamps showed tasks woken during a new-idle balance: "
 		       "enqueued after the sleeper, as the kernel did");
 }
@@ -516,7 +527,7 @@ static int on_fork(struct an_replay *r, const struct an_event *ev)
 	if (!child)
 		return -ENOMEM;
 	set_comm(child, f->child_comm);
-	child->known_epoch = r->nr_resets + 1;	/* not queued until its wakeup_new */
+	set_task_known(r, child);	/* not queued until its wakeup_new */
 	if (!parent) {
 		model_task_init(&r->sys, &child->mt, f->child_pid, MODEL_CLASS_FAIR);
 		return 0;

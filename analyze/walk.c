@@ -83,6 +83,13 @@ void an_walk_track(struct an_replay *r, struct an_walk *w, const struct an_event
 	w->last = tg;
 }
 
+bool an_walk_is_pending(const struct an_walk *w, const struct model_task *mt)
+{
+	int i = w->is_open ? walk_find(w, mt->tg) : -1;
+
+	return i >= 0 && !w->g[i].is_reached;
+}
+
 bool an_walk_old_eff(struct an_replay *r, const struct an_walk *w, struct model_task *mt,
 		     enum model_clamp_id id, bool is_unreached, int *out)
 {

@@ -55,6 +55,16 @@ struct an_replay;
 void an_walk_track(struct an_replay *r, struct an_walk *w, const struct an_event *ev);
 
 /**
+ * an_walk_is_pending() - whether the walk in progress has yet to reach
+ * @mt's group
+ * @w: the walk
+ * @mt: the task
+ *
+ * Return: true or false (no walk in progress, or a group outside it).
+ */
+bool an_walk_is_pending(const struct an_walk *w, const struct model_task *mt);
+
+/**
  * an_walk_old_eff() - @mt's effective clamp @id with its group's values from
  * before the write in progress
  * @r: replay

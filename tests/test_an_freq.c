@@ -463,8 +463,7 @@ static const struct row {
 	 * the old clamp at 10.011, 10.013 and 10.016 (the grace, 1 ms to the
 	 * chance at 10.013 and 4 ms more, would end at 10.017): the kernel
 	 * applies the change at a's uclamp_task_eff, whose effective min moves
-	 * from 307 to 800, and the grace starts again there. (A walk slower
-	 * than the whole grace is not covered: the window opens before.) */
+	 * from 307 to 800, and the grace starts again there. */
 	{ "MS1", "the grace starts again where the kernel applies the change", { 0 },
 	  AN_CHECK_FREQ_BELOW_MIN_CLAMP,
 	  ML61 MARK("9.2", "cgroup path=/a util_max=307")
@@ -480,6 +479,39 @@ static const struct row {
 	  SUTIL(0, "10.018500", 300, 18500000) FREQ(0, "10.018600", 2000000)
 	  SW(0, "10.030000", 100, 120, "S", 0, 120),
 	  AN_PASS, "", 0, -1 },
+	/* the same walk slower than the whole grace: it reaches /a/c only at
+	 * 10.030, the kernel evaluating with the old clamp until then. While
+	 * the walk has yet to reach a task queued on the CPU, its graces wait */
+	{ "MS1", "a walk slower than the grace: the grace waits for it", { 0 },
+	  AN_CHECK_FREQ_BELOW_MIN_CLAMP,
+	  ML61 MARK("9.2", "cgroup path=/a util_max=307")
+	  MARK("9.3", "task pid=100 comm=t100 util_min=800 cgroup=/a/c")
+	  FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  "x-1 [000] 10.001100: uclamp_task_eff: pid=100 comm=t100 clamp_id=0 value=800 effective=307 bucket_id=1\n"
+	  SUTIL(0, "10.001200", 300, 1000000)
+	  "x-1 [000] 10.010000: uclamp_tg: path=/a clamp_id=1 value=1024 effective=1024\n"
+	  SUTIL(0, "10.011000", 300, 11000000) SUTIL(0, "10.016000", 300, 16000000)
+	  SUTIL(0, "10.021000", 300, 21000000) SUTIL(0, "10.026000", 300, 26000000)
+	  "x-1 [000] 10.030000: uclamp_tg: path=/a/c clamp_id=1 value=1024 effective=1024\n"
+	  "x-1 [000] 10.030100: uclamp_task_eff: pid=100 comm=t100 clamp_id=0 value=800 effective=800 bucket_id=3\n"
+	  SUTIL(0, "10.032000", 300, 32000000) FREQ(0, "10.032100", 2000000)
+	  SW(0, "10.040000", 100, 120, "S", 0, 120),
+	  AN_PASS, "", 0, -1 },
+	/* ... but once the writer shows an event no walk makes, the walk is
+	 * over: a kernel still at 1000000 after the grace fails */
+	{ "MS1", "a walk ended by the writer's other event: the grace runs", { 0 },
+	  AN_CHECK_FREQ_BELOW_MIN_CLAMP,
+	  ML61 MARK("9.2", "cgroup path=/a util_max=307")
+	  MARK("9.3", "task pid=100 comm=t100 util_min=800 cgroup=/a/c")
+	  FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  "x-1 [000] 10.001100: uclamp_task_eff: pid=100 comm=t100 clamp_id=0 value=800 effective=307 bucket_id=1\n"
+	  SUTIL(0, "10.001200", 300, 1000000)
+	  "x-1 [000] 10.010000: uclamp_tg: path=/a clamp_id=1 value=1024 effective=1024\n"
+	  "x-1 [000] 10.010500: tracing_mark_write: ucval: cgroup path=/a util_max=1024\n"
+	  SUTIL(0, "10.011000", 300, 11000000) SUTIL(0, "10.016000", 300, 16000000)
+	  SUTIL(0, "10.021000", 300, 21000000) SUTIL(0, "10.026000", 300, 26000000)
+	  FREQ(0, "10.032100", 2000000) SW(0, "10.040000", 100, 120, "S", 0, 120),
+	  AN_FAIL, "0:10020000000-10032100000 2000000>1000000 MS1", 0, -1 },
 	/* without schedutil_util a busy CPU is evaluated at each tick (4 ms):
 	 * from a's uclamp_task_eff at 10.014, 2000000 is due by 10.018 + 1 ms
 	 * + 4 ms */
