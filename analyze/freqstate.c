@@ -466,6 +466,8 @@ bool an_fq_cpu_applied(const struct an_replay *r, int cpu)
  */
 bool an_fq_policy_applied(const struct an_replay *r, const struct an_freq_policy *p)
 {
+	if (r->step.applied_cpu < 0 && !r->walk.is_open)
+		return false;
 	for (unsigned int i = 0; i < p->su.nr_cpus; i++)
 		if (an_fq_cpu_applied(r, p->su.cpu[i]))
 			return true;

@@ -33,12 +33,28 @@
 /* Private but exported by libtracecmd 1.3 (trace-cmd-private.h). */
 struct tep_record *tracecmd_read_next_data(struct tracecmd_input *handle, int *rec_cpu);
 
+/*
+ * A numeric field of a format, resolved once: where it is in the record and
+ * in struct an_event (decode_num()).
+ */
+struct num_field {
+	unsigned int i;			/* alias row, bit of an_event.present */
+	enum an_field_kind kind;	/* AN_FK_INT, AN_FK_UINT or AN_FK_LLONG */
+	size_t dst;			/* offset in struct an_event */
+	unsigned int off, size;		/* in the record; size 1, 2, 4 or 8 */
+	bool is_signed;
+};
+
 /* One event format, resolved on its first record. */
 struct fmt {
 	struct tep_event *event;
 	enum an_event_type type;
 	struct tep_format_field *fields[AN_ALIAS_MAX_FIELDS];
 	struct an_state_bits state_bits;	/* sched_switch only */
+	struct num_field num[AN_ALIAS_MAX_FIELDS];	/* the plain numbers */
+	unsigned int nr_num;
+	uint32_t other;			/* rows decoded by decode_field() */
+	uint32_t required;		/* rows an_alias_check() requires */
 };
 
 /*
@@ -345,6 +361,37 @@ static void resolve_state_bits(struct fmt *f)
 }
 
 /* The cached format of event @id, resolved on first use. */
+/*
+ * Sort @f's fields: a number of 1, 2, 4 or 8 bytes at a fixed offset goes to
+ * decode_num(); strings, prev_state and anything odd to decode_field(),
+ * which also words every error.
+ */
+static void plan_fields(struct fmt *f)
+{
+	const struct an_alias_type *at = an_alias_type(f->type);
+
+	for (unsigned int i = 0; i < at->nr_fields; i++) {
+		const struct an_alias_field *af = &at->fields[i];
+		const struct tep_format_field *tf = f->fields[i];
+
+		if (af->is_required)
+			f->required |= UINT32_C(1) << i;
+		if (!tf)
+			continue;
+		if ((af->kind == AN_FK_INT || af->kind == AN_FK_UINT || af->kind == AN_FK_LLONG) &&
+		    !(tf->flags & TEP_FIELD_IS_DYNAMIC) && tf->offset >= 0 &&
+		    (tf->size == 1 || tf->size == 2 || tf->size == 4 || tf->size == 8)) {
+			f->num[f->nr_num++] = (struct num_field){
+				.i = i, .kind = af->kind, .dst = af->offset,
+				.off = (unsigned int)tf->offset, .size = (unsigned int)tf->size,
+				.is_signed = tf->flags & TEP_FIELD_IS_SIGNED,
+			};
+		} else {
+			f->other |= UINT32_C(1) << i;
+		}
+	}
+}
+
 static int get_fmt(struct an_tracedat *t, int id, struct fmt **out, struct an_diag *d)
 {
 	const struct an_alias_type *at;
@@ -374,6 +421,7 @@ static int get_fmt(struct an_tracedat *t, int id, struct fmt **out, struct an_di
 				f->fields[i] = tep_find_field(f->event, at->fields[i].names[n]);
 	if (f->type == AN_EV_SCHED_SWITCH)
 		resolve_state_bits(f);
+	plan_fields(f);
 	t->fmts[id] = f;
 	*out = f;
 	return 0;
@@ -506,6 +554,49 @@ out_of_record:
 }
 
 /*
+ * A planned number (plan_fields()) into @ev, as decode_field() and
+ * an_alias_set_num() would store it; -1 when it is outside the record or
+ * does not fit, for decode_field() to say why.
+ */
+static int decode_num(const struct an_tracedat *t, const struct num_field *n,
+		      const struct tep_record *rec, struct an_event *ev)
+{
+	char *dst = (char *)ev + n->dst;
+	unsigned long long v;
+	long long sv;
+
+	if (n->off + n->size > (unsigned int)rec->size)
+		return -1;
+	read_num(t, (const unsigned char *)rec->data + n->off, (int)n->size, &v);
+	if (n->is_signed && n->size < 8) {
+		unsigned int shift = 64 - 8 * n->size;
+
+		sv = (long long)(v << shift) >> shift;	/* sign-extend */
+	} else if (!n->is_signed && v > (unsigned long long)LLONG_MAX) {
+		return -1;
+	} else {
+		sv = (long long)v;
+	}
+	switch (n->kind) {
+	case AN_FK_INT:
+		if (sv < INT32_MIN || sv > INT32_MAX)
+			return -1;
+		*(int *)dst = (int)sv;
+		break;
+	case AN_FK_UINT:
+		if (sv < INT32_MIN || sv > UINT32_MAX)
+			return -1;
+		*(unsigned int *)dst = (unsigned int)sv;
+		break;
+	default:
+		*(long long *)dst = sv;
+		break;
+	}
+	ev->present |= UINT32_C(1) << n->i;
+	return 0;
+}
+
+/*
  * libtraceevent takes a record's length from the ring buffer unchecked; a
  * damaged one would make the fields extend past its page. The record header
  * (at least RECORD_HEADER_LEN bytes) and the data must end within the page.
@@ -525,7 +616,6 @@ static bool record_fits_page(const struct an_tracedat *t, const struct tep_recor
 static int decode(struct an_tracedat *t, struct tep_record *rec, struct an_event *ev,
 		  struct an_diag *d)
 {
-	const struct an_alias_type *at;
 	struct fmt *f = NULL;
 	int err;
 
@@ -557,15 +647,25 @@ static int decode(struct an_tracedat *t, struct tep_record *rec, struct an_event
 		ev->pid = tep_data_pid(t->tep, rec);
 	}
 	ev->pos = t->nr_records;
-	at = an_alias_type(f->type);
-	for (unsigned int i = 0; i < at->nr_fields; i++) {
-		if (!f->fields[i])
-			continue;
-		err = decode_field(t, f, i, rec, ev, d);
+	for (unsigned int k = 0; k < f->nr_num; k++) {
+		if (decode_num(t, &f->num[k], rec, ev)) {
+			/* the general path, in row order, says which field failed first */
+			for (unsigned int i = 0; i < an_alias_type(f->type)->nr_fields; i++) {
+				if (!f->fields[i])
+					continue;
+				err = decode_field(t, f, i, rec, ev, d);
+				if (err)
+					return err;
+			}
+			break;
+		}
+	}
+	for (uint32_t other = f->other; other; other &= other - 1) {
+		err = decode_field(t, f, (unsigned int)__builtin_ctz(other), rec, ev, d);
 		if (err)
 			return err;
 	}
-	err = an_alias_check(ev, d);
+	err = (ev->present & f->required) == f->required ? 0 : an_alias_check(ev, d);
 	if (!err && f->type == AN_EV_PRINT) {
 		err = an_marker_parse(ev->print.text, ev->print.len, ev->pid,
 				      &ev->print.marker, d);
