@@ -459,6 +459,13 @@ static const struct row {
 	  SUTIL(0, "10.060000", 300, 60000000) FREQ(0, "10.060010", 2000000)
 	  SW(0, "10.070000", 100, 120, "S", 0, 120),
 	  AN_PASS, "", 0, -1 },
+	/* the rows below: /a's max at 307, a (pid 100, min 800, in /a/c) runs on
+	 * CPU 0 at 1000000 kHz, its effective min shown as 307 */
+#define WALK_A_C \
+	ML61 MARK("9.2", "cgroup path=/a util_max=307") \
+	MARK("9.3", "task pid=100 comm=t100 util_min=800 cgroup=/a/c") \
+	FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120) \
+	"x-1 [000] 10.001100: uclamp_task_eff: pid=100 comm=t100 clamp_id=0 value=800 effective=307 bucket_id=1\n"
 	/* the walk reaches a only at 10.0165, after the kernel evaluated with
 	 * the old clamp at 10.011, 10.013 and 10.016 (the grace, 1 ms to the
 	 * chance at 10.013 and 4 ms more, would end at 10.017): the kernel
@@ -466,10 +473,7 @@ static const struct row {
 	 * from 307 to 800, and the grace starts again there. */
 	{ "MS1", "the grace starts again where the kernel applies the change", { 0 },
 	  AN_CHECK_FREQ_BELOW_MIN_CLAMP,
-	  ML61 MARK("9.2", "cgroup path=/a util_max=307")
-	  MARK("9.3", "task pid=100 comm=t100 util_min=800 cgroup=/a/c")
-	  FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
-	  "x-1 [000] 10.001100: uclamp_task_eff: pid=100 comm=t100 clamp_id=0 value=800 effective=307 bucket_id=1\n"
+	  WALK_A_C
 	  SUTIL(0, "10.001200", 300, 1000000)
 	  "x-1 [000] 10.010000: uclamp_tg: path=/a clamp_id=1 value=1024 effective=1024\n"
 	  SUTIL(0, "10.011000", 300, 11000000) SUTIL(0, "10.013000", 300, 13000000)
@@ -484,10 +488,7 @@ static const struct row {
 	 * the walk has yet to reach a task queued on the CPU, its graces wait */
 	{ "MS1", "a walk slower than the grace: the grace waits for it", { 0 },
 	  AN_CHECK_FREQ_BELOW_MIN_CLAMP,
-	  ML61 MARK("9.2", "cgroup path=/a util_max=307")
-	  MARK("9.3", "task pid=100 comm=t100 util_min=800 cgroup=/a/c")
-	  FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
-	  "x-1 [000] 10.001100: uclamp_task_eff: pid=100 comm=t100 clamp_id=0 value=800 effective=307 bucket_id=1\n"
+	  WALK_A_C
 	  SUTIL(0, "10.001200", 300, 1000000)
 	  "x-1 [000] 10.010000: uclamp_tg: path=/a clamp_id=1 value=1024 effective=1024\n"
 	  SUTIL(0, "10.011000", 300, 11000000) SUTIL(0, "10.016000", 300, 16000000)
@@ -501,10 +502,7 @@ static const struct row {
 	 * over: a kernel still at 1000000 after the grace fails */
 	{ "MS1", "a walk ended by the writer's other event: the grace runs", { 0 },
 	  AN_CHECK_FREQ_BELOW_MIN_CLAMP,
-	  ML61 MARK("9.2", "cgroup path=/a util_max=307")
-	  MARK("9.3", "task pid=100 comm=t100 util_min=800 cgroup=/a/c")
-	  FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
-	  "x-1 [000] 10.001100: uclamp_task_eff: pid=100 comm=t100 clamp_id=0 value=800 effective=307 bucket_id=1\n"
+	  WALK_A_C
 	  SUTIL(0, "10.001200", 300, 1000000)
 	  "x-1 [000] 10.010000: uclamp_tg: path=/a clamp_id=1 value=1024 effective=1024\n"
 	  "x-1 [000] 10.010500: tracing_mark_write: ucval: cgroup path=/a util_max=1024\n"
@@ -517,15 +515,13 @@ static const struct row {
 	 * + 4 ms */
 	{ "MS1", "without schedutil_util the tick binds", { 0 },
 	  AN_CHECK_FREQ_BELOW_MIN_CLAMP,
-	  ML61 MARK("9.2", "cgroup path=/a util_max=307")
-	  MARK("9.3", "task pid=100 comm=t100 util_min=800 cgroup=/a/c")
-	  FREQ(0, "10.000100", 1000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
-	  "x-1 [000] 10.001100: uclamp_task_eff: pid=100 comm=t100 clamp_id=0 value=800 effective=307 bucket_id=1\n"
+	  WALK_A_C
 	  "x-1 [000] 10.010000: uclamp_tg: path=/a clamp_id=1 value=1024 effective=1024\n"
 	  "x-1 [000] 10.013900: uclamp_tg: path=/a/c clamp_id=1 value=1024 effective=1024\n"
 	  "x-1 [000] 10.014000: uclamp_task_eff: pid=100 comm=t100 clamp_id=0 value=800 effective=800 bucket_id=3\n"
 	  FREQ(0, "10.060010", 2000000) SW(0, "10.070000", 100, 120, "S", 0, 120),
 	  AN_FAIL, "0:10023000000-10060010000 2000000>1000000 MS1", 0, -1 },
+#undef WALK_A_C
 	/* b ran before the trace showed a switch: the kernel may hold the
 	 * 1000000 it set then, though the first util (100) predicts 500000
 	 * (seen: make check-kernel, trace start) */
