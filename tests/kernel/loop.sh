@@ -316,6 +316,9 @@ boot_guest() {
 			log "guest gave no trace.dat; its console ends with:"
 		fi
 		grep -m 3 -E 'BUG|Oops|int3:|general protection|panic' "$dir/console.log" >&2
+		# the guest's watchdog (tests/kernel/init): what every task waited in
+		sed -n '/ucval-guest: watchdog:/,/ucval-guest: watchdog: end/p' "$dir/console.log" |
+			head -200 >&2
 		tail -3 "$dir/console.log" >&2
 		mv "$dir/console.log" "$dir/console-failed.log"
 		[ "$try" = 1 ] && log "booting it once more"
