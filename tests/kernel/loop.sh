@@ -285,12 +285,12 @@ build_initramfs() {
 
 # Boot @1, record, read the results disk back into @2. A guest that gives
 # no trace.dat is booted once more, its console kept as console-failed.log:
-# under QEMU's emulation a guest hung once in some thirty runs (no console
-# output after the collector started), and twice in some hundred runs the
-# guest kernel oopsed on an int3 at a call site the kernel had just patched
+# under QEMU's emulation, in some 125 runs, three guests hung after the
+# scenario started (the guest's watchdog then lists every task's wait) and
+# three guest kernels oopsed on an int3 at a call site they had just patched
 # (a tracepoint's static call, when the collector enabled or removed its
-# events while the other vCPU ran there): QEMU's handling of code one vCPU
-# modifies while another runs it, not the kernel under test. A second
+# events while the other vCPU ran there): likely QEMU's handling of code one
+# vCPU modifies while another runs it, not the kernel under test. A second
 # failure fails the loop.
 boot_guest() {
 	local bz=$1 dir=$2 t0 rc try
