@@ -285,9 +285,9 @@ build_initramfs() {
 
 # Boot @1, record, read the results disk back into @2. A guest that gives
 # no trace.dat is booted once more, its console kept as console-failed.log:
-# under QEMU's emulation, in some 170 runs, three guests hung after the
+# under QEMU's emulation, in some 215 runs, four guests hung after the
 # scenario started (the guest's watchdog then lists every task's wait) and
-# three guest kernels oopsed on an int3 at a call site they had just patched
+# four guest kernels oopsed on an int3 at a call site they had just patched
 # (a tracepoint's static call, when the collector enabled or removed its
 # events while the other vCPU ran there): likely QEMU's handling of code one
 # vCPU modifies while another runs it, not the kernel under test. A second
