@@ -43,11 +43,7 @@ struct ceil_policy {
 	bool was_busy;			/* a CPU ran a task since the last event */
 	struct an_fq_stretch stretch;	/* S18: the highest ceiling of the busy stretch */
 	/* the last ceiling computed, for its inputs (see floor_of() of freq_below) */
-	bool has_last;
-	uint64_t last_gen;
-	unsigned int last_cur_khz;
-	struct model_su_cpu_in last_in[MODEL_SU_MAX_CPUS];
-	unsigned int last_khz;
+	struct an_fq_memo last;		/* the last ceiling (ceiling_of()) */
 };
 
 /* The latest util signal sample of a CPU (MS6). */
@@ -155,8 +151,8 @@ static bool ceiling_of(const struct an_replay *r, const struct an_freq_policy *p
 		       struct ceil_policy *cp, struct an_fq_judgement *j, unsigned int *khz)
 {
 	struct model_su_cpu_in in[MODEL_SU_MAX_CPUS];
-	size_t size = p->su.nr_cpus * sizeof(in[0]);
 	struct model_su_bound b;
+	unsigned int kept[2];
 
 	for (unsigned int c = 0; c < p->su.nr_cpus; c++) {
 		if (an_fq_cpu_undecidable(r, p->su.cpu[c], j->ts_ns, &j->is_hiding, &j->why))
@@ -164,22 +160,16 @@ static bool ceiling_of(const struct an_replay *r, const struct an_freq_policy *p
 		an_fq_cpu_in(r, p->su.cpu[c], &in[c]);
 	}
 	/* model_su_ceiling() depends on the policy and the inputs alone */
-	if (cp->has_last && cp->last_gen == p->gen && cp->last_cur_khz == p->su.cur_khz &&
-	    !memcmp(in, cp->last_in, size)) {
-		*khz = cp->last_khz;
+	if (an_fq_memo_get(&cp->last, p, in, p->su.nr_cpus, kept)) {
+		*khz = kept[0];
 		return true;
 	}
-	cp->has_last = false;
 	if (model_su_ceiling(&p->su, in, &b, NULL)) {
 		j->why = "the schedutil model refused the inputs";
 		return false;
 	}
 	*khz = b.is_bounded ? b.freq_khz : AN_FQ_NO_CEILING_KHZ;
-	cp->has_last = true;
-	cp->last_gen = p->gen;
-	cp->last_cur_khz = p->su.cur_khz;
-	memcpy(cp->last_in, in, size);
-	cp->last_khz = *khz;
+	an_fq_memo_put(&cp->last, p, in, p->su.nr_cpus, (const unsigned int[2]){ *khz, 0 });
 	return true;
 }
 

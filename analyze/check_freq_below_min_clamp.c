@@ -33,11 +33,7 @@ struct floor_cpu {
 	struct an_fq_bound bound;
 	struct an_fq_key key;
 	/* the last floor computed, for its inputs: rq clamps change seldom */
-	bool has_last;
-	uint64_t last_gen;		/* the policy's an_freq_policy.gen */
-	unsigned int last_cur_khz;	/* its cur_khz (S8 reference, not invariant) */
-	struct model_su_cpu_in last_in;
-	unsigned int last_khz;
+	struct an_fq_memo last;		/* the last floor (floor_of()) */
 };
 
 struct floor_check {
@@ -144,25 +140,20 @@ static int floor_of(const struct an_replay *r, const struct an_freq_policy *p, i
 {
 	struct model_su_cpu_in in;
 	struct model_su_bound b;
+	unsigned int kept[2];
 
 	*khz = AN_FQ_NO_FLOOR_KHZ;
 	if (r->cpu[cpu].curr_pid <= 0)
 		return 0;
 	an_fq_cpu_in(r, cpu, &in);
-	if (fc->has_last && fc->last_gen == p->gen && fc->last_cur_khz == p->su.cur_khz &&
-	    !memcmp(&in, &fc->last_in, sizeof(in))) {
-		*khz = fc->last_khz;
+	if (an_fq_memo_get(&fc->last, p, &in, 1, kept)) {
+		*khz = kept[0];
 		return 0;
 	}
-	fc->has_last = false;
 	if (model_su_floor(&p->su, &in, &b, NULL))
 		return -EINVAL;
 	*khz = b.freq_khz;
-	fc->has_last = true;
-	fc->last_gen = p->gen;
-	fc->last_cur_khz = p->su.cur_khz;
-	fc->last_in = in;
-	fc->last_khz = b.freq_khz;
+	an_fq_memo_put(&fc->last, p, &in, 1, (const unsigned int[2]){ b.freq_khz, 0 });
 	return 0;
 }
 

@@ -62,19 +62,9 @@ struct pred_cpu {
 	uint64_t clock_at_ns;		/* ... and on the trace's */
 };
 
-/* The last prediction and what it depended on (predict()). */
-struct pred_cache {
-	bool has;
-	uint64_t gen;			/* an_freq_policy.gen */
-	unsigned int cur_khz;
-	bool is_same;
-	struct model_su_cpu_in lo[MODEL_SU_MAX_CPUS], hi[MODEL_SU_MAX_CPUS];
-	unsigned int lo_khz, hi_khz;
-};
-
 struct pred_policy {
 	struct an_fq_bound lo, hi;
-	struct pred_cache cache;
+	struct an_fq_memo last;		/* the last prediction (predict()) */
 	struct an_fq_key key;
 	struct an_win_track rate_fail;
 	bool was_busy;
@@ -301,10 +291,12 @@ static void take_switch(struct an_replay *r, struct pred_check *k, const struct 
 static bool predict(const struct an_replay *r, const struct pred_check *k,
 		    const struct an_freq_policy *p, struct an_fq_judgement *j,
 		    unsigned int *lo, unsigned int *hi, struct model_su_explain *ex,
-		    struct pred_cache *cache)
+		    struct an_fq_memo *cache)
 {
-	size_t size = p->su.nr_cpus * sizeof(struct model_su_cpu_in);
-	struct model_su_cpu_in in_lo[MODEL_SU_MAX_CPUS], in_hi[MODEL_SU_MAX_CPUS];
+	/* the inputs of both ends, one after the other: the memo's key */
+	struct model_su_cpu_in in[2 * MODEL_SU_MAX_CPUS];
+	struct model_su_cpu_in *in_lo = in, *in_hi = in + p->su.nr_cpus;
+	unsigned int kept[2];
 	uint64_t tick = (uint64_t)p->su.tick_us * NSEC_PER_USEC;
 	uint64_t keep = tick + (uint64_t)p->su.rate_limit_us * NSEC_PER_USEC;
 	bool is_old = is_legacy(p);
@@ -338,15 +330,11 @@ static bool predict(const struct an_replay *r, const struct pred_check *k,
 			is_same = false;
 		}
 	}
-	if (cache && cache->has && cache->gen == p->gen && cache->cur_khz == p->su.cur_khz &&
-	    cache->is_same == is_same && !memcmp(cache->lo, in_lo, size) &&
-	    (is_same || !memcmp(cache->hi, in_hi, size))) {
-		*lo = cache->lo_khz;
-		*hi = cache->hi_khz;
+	if (cache && an_fq_memo_get(cache, p, in, (is_same ? 1 : 2) * p->su.nr_cpus, kept)) {
+		*lo = kept[0];
+		*hi = kept[1];
 		return true;
 	}
-	if (cache)
-		cache->has = false;
 	if (model_su_expected(&p->su, in_lo, &e, ex)) {
 		j->why = "the schedutil model refused the inputs";
 		return false;
@@ -357,16 +345,9 @@ static bool predict(const struct an_replay *r, const struct pred_check *k,
 		return false;
 	}
 	*hi = e.freq_khz > *lo ? e.freq_khz : *lo;
-	if (cache) {
-		cache->has = true;
-		cache->gen = p->gen;
-		cache->cur_khz = p->su.cur_khz;
-		cache->is_same = is_same;
-		cache->lo_khz = *lo;
-		cache->hi_khz = *hi;
-		memcpy(cache->lo, in_lo, size);
-		memcpy(cache->hi, in_hi, size);
-	}
+	if (cache)
+		an_fq_memo_put(cache, p, in, (is_same ? 1 : 2) * p->su.nr_cpus,
+			       (const unsigned int[2]){ *lo, *hi });
 	return true;
 }
 
@@ -510,7 +491,7 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 		pp->has_seen = true;
 		pp->seen_khz = j.obs_khz;
 	}
-	has_pred = predict(r, k, p, &j, &lo, &hi, NULL, &pp->cache);
+	has_pred = predict(r, k, p, &j, &lo, &hi, NULL, &pp->last);
 	if (!has_pred) {
 		an_fq_bound_forget(&pp->lo);
 		an_fq_bound_forget(&pp->hi);

@@ -432,6 +432,51 @@ bool an_fq_policy_busy(const struct an_replay *r, const struct an_freq_policy *p
 }
 
 /**
+ * an_fq_memo_get() - the kept result for these inputs
+ * @m: the memo
+ * @p: the policy
+ * @in: the inputs
+ * @n: their count
+ * @khz: the result, when kept
+ *
+ * Return: true when @m holds the result for @p as it is and @in.
+ */
+bool an_fq_memo_get(const struct an_fq_memo *m, const struct an_freq_policy *p,
+		    const struct model_su_cpu_in *in, unsigned int n, unsigned int khz[2])
+{
+	if (!m->has || m->gen != p->gen || m->cur_khz != p->su.cur_khz || m->n != n ||
+	    memcmp(m->in, in, n * sizeof(*in)))
+		return false;
+	khz[0] = m->khz[0];
+	khz[1] = m->khz[1];
+	return true;
+}
+
+/**
+ * an_fq_memo_put() - keep a result and what it depended on
+ * @m: the memo
+ * @p: the policy
+ * @in: the inputs (at most 2 * MODEL_SU_MAX_CPUS)
+ * @n: their count
+ * @khz: the result
+ */
+void an_fq_memo_put(struct an_fq_memo *m, const struct an_freq_policy *p,
+		    const struct model_su_cpu_in *in, unsigned int n, const unsigned int khz[2])
+{
+	if (n > sizeof(m->in) / sizeof(m->in[0])) {
+		m->has = false;
+		return;
+	}
+	m->has = true;
+	m->gen = p->gen;
+	m->cur_khz = p->su.cur_khz;
+	m->n = n;
+	memcpy(m->in, in, n * sizeof(*in));
+	m->khz[0] = khz[0];
+	m->khz[1] = khz[1];
+}
+
+/**
  * an_fq_cpu_applied() - whether the kernel applies now, or has yet to apply,
  * a clamp change the model took for @cpu's runqueue: the current event shows
  * it applied (an_replay_step.applied_cpu), or a group write in progress

@@ -201,6 +201,32 @@ void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_f
 void an_fq_key_close(struct an_replay *r, struct an_fq_key *k, uint64_t end_ns,
 		     struct an_fq_tally *tally);
 
+/**
+ * struct an_fq_memo - the last result of a model computation over a policy,
+ * kept with what it depended on: the policy's generation, its current
+ * frequency and @n CPU inputs (compared byte for byte: an_fq_cpu_in() zeroes
+ * the padding, so equal bytes are equal inputs)
+ * @has: a result is kept
+ * @gen: an_freq_policy.gen then
+ * @cur_khz: su.cur_khz then (S8 reference when not invariant)
+ * @n: inputs in @in
+ * @in: the inputs
+ * @khz: the result (one or two frequencies)
+ */
+struct an_fq_memo {
+	bool has;
+	uint64_t gen;
+	unsigned int cur_khz;
+	unsigned int n;
+	struct model_su_cpu_in in[2 * MODEL_SU_MAX_CPUS];
+	unsigned int khz[2];
+};
+
+bool an_fq_memo_get(const struct an_fq_memo *m, const struct an_freq_policy *p,
+		    const struct model_su_cpu_in *in, unsigned int n, unsigned int khz[2]);
+void an_fq_memo_put(struct an_fq_memo *m, const struct an_freq_policy *p,
+		    const struct model_su_cpu_in *in, unsigned int n, const unsigned int khz[2]);
+
 /* ---- the policy as the replay shows it ---- */
 
 bool an_fq_policy_usable(const struct an_freq_policy *p);
