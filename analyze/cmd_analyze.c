@@ -4,7 +4,9 @@
  * trace, and store traces, verdicts and windows in SQLite (events.md §4, §5).
  * Each trace is analyzed first and written afterwards in one short
  * transaction, so `-j N` workers share a database without waiting on each
- * other's reading, and an unreadable trace leaves no row.
+ * other's reading, and an unreadable trace leaves no row. With several
+ * traces, a worker's writes run in a thread of their own (struct writer)
+ * while it analyzes the next trace.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -601,21 +603,36 @@ static int analyze_and_hash(const char *path, struct an_analyze_opts *an, struct
 	return err;
 }
 
-static int run_trace(struct cmd_opts *o, const char *path, struct an_db **db, FILE *out,
-		     FILE *json)
+/*
+ * One trace of a worker, from its analysis to its output: @t with what the
+ * analysis gave (or @err and @d when it failed), and where its table and
+ * JSON object go. Table lines gather in @buf and reach standard output whole.
+ * Allocated: @out writes @buf and @len back until it is closed, wherever the
+ * job has gone meanwhile.
+ */
+struct job {
+	struct trace_run *t;
+	int err;
+	struct an_diag d;
+	FILE *out;		/* memory stream on @buf; NULL with --quiet */
+	char *buf;
+	size_t len;
+	FILE *json;		/* this trace's JSON object; NULL without --json */
+};
+
+/* Analyze one trace into @j (j->t NULL: out of memory, j->err set). */
+static void analyze_trace(struct cmd_opts *o, const char *path, struct job *j)
 {
 	struct trace_run *t = calloc(1, sizeof(*t));
 	struct an_analyze_opts an = o->an;
-	struct an_diag d;
-	char line[1024];
-	int err, status;
 
+	an_diag_clear(&j->d);
+	j->t = t;
 	if (!t) {
-		fprintf(stderr, "ucval analyze: '%s': out of memory\n", path);
-		return UCVAL_EXIT_USAGE;
+		j->err = an_diag_fail(&j->d, -ENOMEM, "'%s': out of memory", path);
+		return;
 	}
 	t->path = path;
-	an_diag_clear(&d);
 	an_winbuf_init(&t->wins);
 	an_results_init(&t->res, an_winbuf_sink, &t->wins);
 	an_series_init(&t->series);
@@ -626,40 +643,133 @@ static int run_trace(struct cmd_opts *o, const char *path, struct an_db **db, FI
 		an.progress_ctx = (void *)path;
 		an.progress_every = PROGRESS_EVERY;
 	}
-	err = analyze_and_hash(path, &an, t, &d);
+	j->err = analyze_and_hash(path, &an, t, &j->d);
 	if (an.progress && t->sum.n_events >= PROGRESS_EVERY)
 		fputc('\n', stderr);
-	if (err)
-		goto out_error;
+	if (j->err)
+		return;
 	snprintf(t->model, sizeof(t->model), "%s%s", t->sum.model ? t->sum.model : "?",
 		 t->sum.model && !strcmp(t->sum.model, "v3") ?
 		 (o->an.replay.fidelity == MODEL_SEED ? "/seed" : "/intent") : "");
 	t->status = trace_status(t, o->is_strict);
-	if (o->db_path) {
+}
+
+/*
+ * Store an analyzed trace (--db), print its table and JSON, flush them and
+ * free the job. Return: its exit status; 2 when its analysis or its store
+ * failed.
+ */
+static int finish_trace(struct cmd_opts *o, struct an_db **db, struct job *j)
+{
+	struct trace_run *t = j->t;
+	char line[1024];
+	int err = j->err, status;
+
+	if (!err && o->db_path) {
 		if (!*db)
-			err = an_db_open(db, o->db_path, &d);
+			err = an_db_open(db, o->db_path, &j->d);
 		if (!err)
-			err = store_trace(*db, o, t, &d);
-		if (err)
-			goto out_error;
+			err = store_trace(*db, o, t, &j->d);
 	}
-	if (out)
-		print_table(out, t);
-	if (json)
-		json_trace(json, t, NULL);
-	status = t->status;
-	goto out_free;
-out_error:
-	an_diag_format(&d, line, sizeof(line));
-	fprintf(stderr, "ucval analyze: %s\n", line);
-	t->status = status = UCVAL_EXIT_USAGE;
-	if (json)
-		json_trace(json, t, &d);
-out_free:
-	an_winbuf_release(&t->wins);
-	an_series_release(&t->series);
-	free(t);
+	if (err) {
+		an_diag_format(&j->d, line, sizeof(line));
+		fprintf(stderr, "ucval analyze: %s\n", line);
+		status = UCVAL_EXIT_USAGE;
+		if (t)
+			t->status = status;
+		if (j->json && t)
+			json_trace(j->json, t, &j->d);
+	} else {
+		status = t->status;
+		if (j->out)
+			print_table(j->out, t);
+		if (j->json)
+			json_trace(j->json, t, NULL);
+	}
+	if (j->json)
+		fclose(j->json);
+	if (j->out) {
+		fclose(j->out);
+		fwrite(j->buf, 1, j->len, stdout);
+		fflush(stdout);
+		free(j->buf);
+	}
+	if (t) {
+		an_winbuf_release(&t->wins);
+		an_series_release(&t->series);
+		free(t);
+	}
+	free(j);
 	return status;
+}
+
+/*
+ * A worker's database side (--db with more than one trace): a thread that
+ * runs finish_trace() on trace i while the worker analyzes trace i + 1. The
+ * write then overlaps the next reading instead of following it, and a
+ * worker whose write waits for another -j worker's transaction goes on
+ * analyzing meanwhile. At most one trace waits: submit() blocks until the
+ * thread has taken the one before.
+ */
+struct writer {
+	struct cmd_opts *o;
+	struct an_db *db;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t tid;
+	struct job *job;	/* waits for the thread; NULL: none */
+	bool is_done;		/* no more jobs */
+	int status;		/* worst so far */
+};
+
+static void *writer_thread(void *arg)
+{
+	struct writer *w = arg;
+	struct job *j;
+	int status;
+
+	for (;;) {
+		pthread_mutex_lock(&w->lock);
+		while (!w->job && !w->is_done)
+			pthread_cond_wait(&w->cond, &w->lock);
+		j = w->job;
+		if (!j) {
+			pthread_mutex_unlock(&w->lock);
+			return NULL;
+		}
+		w->job = NULL;
+		pthread_cond_broadcast(&w->cond);
+		pthread_mutex_unlock(&w->lock);
+		status = finish_trace(w->o, &w->db, j);
+
+		pthread_mutex_lock(&w->lock);
+		w->status = worse(w->status, status);
+		pthread_mutex_unlock(&w->lock);
+	}
+}
+
+static void writer_submit(struct writer *w, struct job *j)
+{
+	pthread_mutex_lock(&w->lock);
+	while (w->job)
+		pthread_cond_wait(&w->cond, &w->lock);
+	w->job = j;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* Wait for the thread to finish every job; return the worst status. */
+static int writer_stop(struct writer *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->is_done = true;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->tid, NULL);
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->lock);
+	an_db_close(w->db);
+	return w->status;
 }
 
 /*
@@ -669,34 +779,48 @@ out_free:
  */
 static int run_worker(struct cmd_opts *o, int first, int step, const char *json_dir)
 {
+	struct writer w = { .o = o, .status = UCVAL_EXIT_OK };
+	bool has_writer = false;
 	struct an_db *db = NULL;
 	int status = UCVAL_EXIT_OK;
 
+	if (o->db_path && first + step < o->nr_traces) {
+		pthread_mutex_init(&w.lock, NULL);
+		pthread_cond_init(&w.cond, NULL);
+		has_writer = !pthread_create(&w.tid, NULL, writer_thread, &w);
+		if (!has_writer) {
+			pthread_cond_destroy(&w.cond);
+			pthread_mutex_destroy(&w.lock);
+		}
+	}
 	for (int i = first; i < o->nr_traces; i += step) {
-		char *buf = NULL, path[4096];
-		size_t len = 0;
-		FILE *out = o->is_quiet ? NULL : open_memstream(&buf, &len);
-		FILE *json = NULL;
+		struct job *j = calloc(1, sizeof(*j));
+		char path[4096];
 
+		if (!j) {
+			fprintf(stderr, "ucval analyze: '%s': out of memory\n", o->traces[i]);
+			status = UCVAL_EXIT_USAGE;
+			continue;
+		}
+		if (!o->is_quiet)
+			j->out = open_memstream(&j->buf, &j->len);
 		if (json_dir) {
 			snprintf(path, sizeof(path), "%s/%08d", json_dir, i);
-			json = fopen(path, "w");
-			if (!json) {
+			j->json = fopen(path, "w");
+			if (!j->json) {
 				fprintf(stderr, "ucval analyze: cannot write '%s': %s\n", path,
 					strerror(errno));
 				status = UCVAL_EXIT_USAGE;
 			}
 		}
-		status = worse(status, run_trace(o, o->traces[i], &db, out, json));
-		if (json)
-			fclose(json);
-		if (out) {
-			fclose(out);
-			fwrite(buf, 1, len, stdout);
-			fflush(stdout);
-			free(buf);
-		}
+		analyze_trace(o, o->traces[i], j);
+		if (has_writer)
+			writer_submit(&w, j);
+		else
+			status = worse(status, finish_trace(o, &db, j));
 	}
+	if (has_writer)
+		status = worse(status, writer_stop(&w));
 	an_db_close(db);
 	return status;
 }

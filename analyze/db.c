@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "analyze/db.h"
+#include "analyze/malloc.h"
 #include "analyze/series.h"
 
 /*
@@ -229,18 +230,9 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_INSERT_REQUEST] =
 		"INSERT INTO task_requests(trace_id, ts_ns, pid, flags, util_min, util_max, ret,"
 		" model_ret) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-	/* over the judged time only, so both columns cover the same span */
 	[ST_INSERT_RESIDENCY] =
 		"INSERT INTO freq_residency(trace_id, policy, khz, observed_ns, expected_ns)"
-		" SELECT ?1, policy, khz, SUM(o), SUM(e) FROM ("
-		"  SELECT policy, observed_khz AS khz, ts_end_ns - ts_start_ns AS o, 0 AS e"
-		"  FROM freq_intervals WHERE trace_id = ?1 AND is_ok IS NOT NULL"
-		"  AND expected_khz IS NOT NULL"
-		"  UNION ALL"
-		"  SELECT policy, expected_khz, 0, ts_end_ns - ts_start_ns"
-		"  FROM freq_intervals WHERE trace_id = ?1 AND is_ok IS NOT NULL"
-		"  AND expected_khz IS NOT NULL)"
-		" GROUP BY policy, khz",
+		" VALUES(?1, ?2, ?3, ?4, ?5)",
 };
 
 struct an_db {
@@ -654,14 +646,135 @@ static void bind_series_value(sqlite3_stmt *st, int col, const struct an_series_
 	bind_i64_or_null(st, col, rec->has & AN_SER_HAS(i), rec->v[i]);
 }
 
+/*
+ * freq_residency while the frequency intervals go by: per policy and OPP,
+ * the time observed there and the time expected there, over the judged time
+ * only (is_ok and expected_khz known), so both columns cover the same span.
+ * An open-addressing table: few keys (policies times OPPs), any number of
+ * intervals. It used to be an INSERT ... SELECT over freq_intervals, which
+ * cost a quarter of the whole database write.
+ */
+struct residency_slot {
+	int policy;
+	long long khz;
+	long long observed_ns;
+	long long expected_ns;
+	bool is_used;
+};
+
+struct residency {
+	struct residency_slot *slot;
+	size_t size;		/* a power of two, 0 before the first key */
+	size_t nr;
+};
+
+static size_t residency_hash(int policy, long long khz, size_t size)
+{
+	uint64_t h = (uint64_t)khz * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(unsigned int)policy;
+
+	return (size_t)(h ^ h >> 29) & (size - 1);
+}
+
+static struct residency_slot *residency_find(struct residency *r, int policy, long long khz)
+{
+	size_t i = residency_hash(policy, khz, r->size);
+
+	while (r->slot[i].is_used && (r->slot[i].policy != policy || r->slot[i].khz != khz))
+		i = (i + 1) & (r->size - 1);
+	return &r->slot[i];
+}
+
+static int residency_add(struct residency *r, int policy, long long khz, long long observed_ns,
+			 long long expected_ns)
+{
+	struct residency_slot *s;
+
+	if (2 * (r->nr + 1) > r->size) {
+		struct residency old = *r;
+
+		r->size = old.size ? 2 * old.size : 64;
+		r->slot = an_calloc(r->size, sizeof(*r->slot));
+		if (!r->slot) {
+			*r = old;
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < old.size; i++)
+			if (old.slot[i].is_used)
+				*residency_find(r, old.slot[i].policy, old.slot[i].khz) = old.slot[i];
+		free(old.slot);
+	}
+	s = residency_find(r, policy, khz);
+	if (!s->is_used) {
+		*s = (struct residency_slot){ .policy = policy, .khz = khz, .is_used = true };
+		r->nr++;
+	}
+	s->observed_ns += observed_ns;
+	s->expected_ns += expected_ns;
+	return 0;
+}
+
+static int residency_rec(struct residency *r, const struct an_series_rec *rec)
+{
+	long long ns = (long long)(rec->ts_end_ns - rec->ts_start_ns);
+	unsigned int judged = AN_SER_HAS(AN_SER_FQ_OK) | AN_SER_HAS(AN_SER_FQ_EXP);
+	int err;
+
+	if ((rec->has & judged) != judged)
+		return 0;
+	/* is_ok is only known with an observed frequency (series.c) */
+	if (!(rec->has & AN_SER_HAS(AN_SER_FQ_OBS)))
+		return -EINVAL;
+	err = residency_add(r, rec->policy, rec->v[AN_SER_FQ_OBS], ns, 0);
+	return err ? err : residency_add(r, rec->policy, rec->v[AN_SER_FQ_EXP], 0, ns);
+}
+
+static int residency_cmp(const void *a, const void *b)
+{
+	const struct residency_slot *x = a, *y = b;
+
+	if (x->policy != y->policy)
+		return x->policy < y->policy ? -1 : 1;
+	return x->khz < y->khz ? -1 : x->khz > y->khz;
+}
+
+/* The rows, by policy and frequency. */
+static int put_residency(struct an_db *db, struct residency *r, struct an_diag *d)
+{
+	sqlite3_stmt *st = db->stmt[ST_INSERT_RESIDENCY];
+	size_t n = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < r->size; i++)
+		if (r->slot[i].is_used)
+			r->slot[n++] = r->slot[i];
+	if (n)
+		qsort(r->slot, n, sizeof(*r->slot), residency_cmp);
+	for (size_t i = 0; i < n && !err; i++) {
+		sqlite3_bind_int64(st, 1, db->trace_id);
+		sqlite3_bind_int(st, 2, r->slot[i].policy);
+		sqlite3_bind_int64(st, 3, r->slot[i].khz);
+		sqlite3_bind_int64(st, 4, r->slot[i].observed_ns);
+		sqlite3_bind_int64(st, 5, r->slot[i].expected_ns);
+		err = step_done(db, ST_INSERT_RESIDENCY, d, "cannot insert a frequency residency");
+	}
+	return err;
+}
+
+struct put_ctx {
+	struct an_db *db;
+	struct an_diag *d;
+	struct residency res;
+};
+
 static int put_rec(void *ctx, const struct an_series_rec *rec)
 {
-	struct an_db *db = ((void **)ctx)[0];
-	struct an_diag *d = ((void **)ctx)[1];
+	struct put_ctx *c = ctx;
+	struct an_db *db = c->db;
+	struct an_diag *d = c->d;
 	enum stmt_id id = rec->kind == AN_SER_CLAMP ? ST_INSERT_CLAMP :
 			  rec->kind == AN_SER_FREQ ? ST_INSERT_FREQ : ST_INSERT_REQUEST;
 	sqlite3_stmt *st = db->stmt[id];
-	int col = 2;
+	int col = 2, err;
 
 	sqlite3_bind_int64(st, 1, db->trace_id);
 	if (rec->kind == AN_SER_REQUEST) {
@@ -683,6 +796,10 @@ static int put_rec(void *ctx, const struct an_series_rec *rec)
 	}
 	for (int i = AN_SER_FQ_OBS; i <= AN_SER_FQ_OK; i++)
 		bind_series_value(st, col++, rec, i);
+	err = residency_rec(&c->res, rec);
+	if (err)
+		return an_diag_fail(d, err, err == -ENOMEM ? "out of memory" :
+				    "a judged frequency interval without an observed frequency");
 	return step_done(db, id, d, "cannot insert a frequency interval");
 }
 
@@ -778,7 +895,7 @@ static int put_policies(struct an_db *db, const struct an_series *s, struct an_d
  */
 int an_db_series_add(struct an_db *db, struct an_series *s, struct an_diag *d)
 {
-	void *ctx[2] = { db, d };
+	struct put_ctx ctx = { .db = db, .d = d };
 	int err = need_trace(db, d);
 
 	if (!err)
@@ -788,12 +905,12 @@ int an_db_series_add(struct an_db *db, struct an_series *s, struct an_diag *d)
 	if (!err)
 		err = put_policies(db, s, d);
 	if (!err) {
-		err = an_series_for_each(s, put_rec, ctx);
+		err = an_series_for_each(s, put_rec, &ctx);
 		if (err && !d->err)
 			an_diag_fail(d, err, "cannot read back the recorded intervals");
 	}
-	if (err)
-		return err;
-	sqlite3_bind_int64(db->stmt[ST_INSERT_RESIDENCY], 1, db->trace_id);
-	return step_done(db, ST_INSERT_RESIDENCY, d, "cannot compute the frequency residency");
+	if (!err)
+		err = put_residency(db, &ctx.res, d);
+	free(ctx.res.slot);
+	return err;
 }

@@ -19,16 +19,17 @@ SYNTH_EVENTS=${BENCH_SYNTH_EVENTS:-5000000}
 SHARED=${UCVAL_SHARED:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}
 mkdir -p "$WORK"
 
-# best TIME RSS_KB of $RUNS runs of "$@" (stdout discarded). Exit status up
-# to 3 is a verdict (ucval analyze), not a failure. $FRESH_DB is removed
-# before each run.
+# best TIME RSS_KB CPU of $RUNS runs of "$@" (stdout discarded): the best
+# wall time, the peak RSS, the CPU seconds (user + system, all threads) of
+# the best run. Exit status up to 3 is a verdict (ucval analyze), not a
+# failure. $FRESH_DB is removed before each run.
 best() {
-	b_t= b_m=
+	b_t= b_m= b_c=
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		[ -n "${FRESH_DB:-}" ] && rm -f "$FRESH_DB" "$FRESH_DB-wal" "$FRESH_DB-shm"
-		/usr/bin/time -f '%x %e %M' -o "$WORK/time" "$@" >/dev/null 2>"$WORK/stderr"
-		read -r x t m <<-END
+		/usr/bin/time -f '%x %e %M %U %S' -o "$WORK/time" "$@" >/dev/null 2>"$WORK/stderr"
+		read -r x t m u s <<-END
 		$(tail -n 1 "$WORK/time")
 		END
 		if [ "$x" -gt 3 ]; then
@@ -36,11 +37,13 @@ best() {
 			cat "$WORK/stderr" >&2
 			return 1
 		fi
-		if [ -z "$b_t" ] || awk "BEGIN{exit !($t < $b_t)}"; then b_t=$t; fi
+		if [ -z "$b_t" ] || awk "BEGIN{exit !($t < $b_t)}"; then
+			b_t=$t b_c=$(awk "BEGIN{print $u + $s}")
+		fi
 		if [ -z "$b_m" ] || [ "$m" -gt "$b_m" ]; then b_m=$m; fi
 		i=$((i + 1))
 	done
-	echo "$b_t $b_m"
+	echo "$b_t $b_m $b_c"
 }
 
 row() {	# row LABEL TIME RSS EVENTS REF_TIME
@@ -146,11 +149,18 @@ if "$UCVAL" synth --help >/dev/null 2>&1; then
 	if [ -n "$ok" ]; then
 		echo
 		echo "many traces: 4 distinct synthetic traces of $MANY_EVENTS events into one database"
-		set -- $(RUNS=1 analyze_db "$WORK"/many-[1-4].dat) && j1=$1 &&
-			row "-j 1" "$1" "$2" "$((4 * MANY_EVENTS))" ""
+		echo "  (each worker writes trace i in a thread while it analyzes trace i + 1:"
+		echo "  -j 1 uses more than one core too; 'cores' = CPU time / wall time)"
+		set -- $(RUNS=1 analyze_db "$WORK"/many-[1-4].dat) && j1=$1 c1=$3 &&
+			row "-j 1" "$1" "$2" "$((4 * MANY_EVENTS))" "" &&
+			awk -v c="$3" -v t="$1" 'BEGIN { if (t < 0.005) t = 0.005;
+				printf "  %-34s %8.2f s CPU, %.2f cores\n", "", c, c / t }'
 		set -- $(RUNS=1 analyze_db -j 2 "$WORK"/many-[1-4].dat) && j2=$1 &&
-			row "-j 2" "$1" "$2" "$((4 * MANY_EVENTS))" ""
-		awk -v a="$j1" -v b="$j2" 'BEGIN { if (b < 0.005) b = 0.005;
-			printf "  => -j 2 speed-up %.2fx (2 cores)\n", a / b }'
+			row "-j 2" "$1" "$2" "$((4 * MANY_EVENTS))" "" &&
+			awk -v c="$3" -v t="$1" 'BEGIN { if (t < 0.005) t = 0.005;
+				printf "  %-34s %8.2f s CPU, %.2f cores\n", "", c, c / t }'
+		awk -v a="$j1" -v b="$j2" -v c="$c1" 'BEGIN { if (b < 0.005) b = 0.005;
+			printf "  => -j 2 speed-up %.2fx over -j 1, %.2fx over the CPU time of -j 1 (2 cores)\n",
+				a / b, c / b }'
 	fi
 fi
