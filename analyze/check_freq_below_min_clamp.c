@@ -115,13 +115,22 @@ static void drop_until(struct an_replay *r, struct floor_check *k, const struct 
 	}
 }
 
+/* Whether a CPU of @p has an older expectation waiting (the time step matters). */
+static bool is_pending(const struct floor_check *k, const struct an_freq_policy *p)
+{
+	for (unsigned int c = 0; c < p->su.nr_cpus; c++)
+		if (!an_fq_bound_is_settled(&k->cpu[p->su.cpu[c]].bound))
+			return true;
+	return false;
+}
+
 static void before(struct an_replay *r, struct floor_check *k, uint64_t now)
 {
 	for (unsigned int i = 0; i < r->nr_policies; i++) {
 		const struct an_freq_policy *p = &r->policy[i];
 		struct an_fq_times g;
 
-		if (!an_fq_policy_usable(p))
+		if (!an_fq_policy_usable(p) || !is_pending(k, p))
 			continue;
 		an_fq_grace(r, p, &g);
 		for (unsigned int c = 0; c < p->su.nr_cpus; c++)

@@ -206,7 +206,8 @@ static void before(struct an_replay *r, struct pred_check *k, uint64_t now)
 		struct pred_policy *pp = &k->pol[i];
 		struct an_fq_times g;
 
-		if (!an_fq_policy_usable(p))
+		if (!an_fq_policy_usable(p) ||
+		    (an_fq_bound_is_settled(&pp->lo) && an_fq_bound_is_settled(&pp->hi)))
 			continue;
 		an_fq_grace(r, p, &g);
 		an_fq_bound_elapse(&pp->lo, now, pp->was_busy, &g);

@@ -110,6 +110,15 @@ void an_fq_bound_step(struct an_fq_bound *b, uint64_t now_ns, bool is_eval, bool
 		      const struct an_fq_times *g);
 void an_fq_bound_restart(struct an_fq_bound *b);
 bool an_fq_bound_next_drop(const struct an_fq_bound *b, uint64_t before_ns, uint64_t *ts_ns);
+
+/*
+ * No older expectation waits: an_fq_bound_elapse() and the drops have
+ * nothing to do, so a check may skip a policy's time step (and its grace).
+ */
+static inline bool an_fq_bound_is_settled(const struct an_fq_bound *b)
+{
+	return !b->nr;
+}
 void an_fq_bound_drop(struct an_fq_bound *b, uint64_t upto_ns);
 
 /**
