@@ -106,6 +106,7 @@ check: deps
 	$(MAKE) check-layering
 	$(MAKE) check-unit
 	$(MAKE) check-san
+	$(MAKE) check-tsan
 	$(MAKE) check-fuzz
 
 check-layering: $(MODEL_OBJS)
@@ -120,6 +121,12 @@ check-unit: $(TESTS) $(O)/ucval
 check-san:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 		$(MAKE) O=build-san EXTRA_CFLAGS="$(SAN) -O1" check-unit
+
+# The threads of `ucval analyze` (sha256, streaming, writer, -j) under
+# ThreadSanitizer: tests/tsan.sh.
+check-tsan:
+	$(MAKE) O=build-tsan EXTRA_CFLAGS="-fsanitize=thread -O1" build-tsan/ucval
+	@sh tests/tsan.sh $(CURDIR)/build-tsan/ucval
 
 # Golden report files (tests/golden/): rewritten from the current `ucval report`;
 # review them with `git diff tests/golden` before committing.
@@ -258,6 +265,6 @@ check-browser: ucval
 	@test -s $(BROWSER_PNG) && echo "check-browser: wrote $(BROWSER_PNG)"
 
 clean:
-	rm -rf build build-san $(FUZZ_O) ucval
+	rm -rf build build-san build-tsan $(FUZZ_O) ucval
 
 -include $(shell find $(O) build-san -name '*.d' 2>/dev/null)

@@ -61,7 +61,11 @@ static const char analyze_usage[] =
 	"                   (ucval format or LISA platform.json)\n"
 	"  --strict         exit 1 instead of 3 when undecided windows may hide a\n"
 	"                   failure\n"
-	"  -j N             analyze N traces at once (default 1)\n"
+	"  -j N             analyze N traces at once (default 1); with --db, each\n"
+	"                   worker writes a trace while it reads its next one, and\n"
+	"                   a worker's only trace streams its rows in as it is read\n"
+	"                   when the database is free (the write lock is then held\n"
+	"                   for the whole analysis)\n"
 	"  -q, --quiet      no table on standard output\n"
 	"  -h, --help       this text\n"
 	"\n"
@@ -278,6 +282,7 @@ struct trace_run {
 	struct an_series series;	/* recorded only for --db */
 	char model[24];
 	int status;		/* this trace's exit status */
+	bool is_streamed;	/* its transaction is open, its series written */
 };
 
 static int trace_status(const struct trace_run *t, bool is_strict)
@@ -361,7 +366,7 @@ static int store_trace(struct an_db *db, const struct cmd_opts *o, struct trace_
 	int err;
 
 	now_iso8601(when, sizeof(when));
-	err = an_db_trace_begin(db, &row, &id, d);
+	err = t->is_streamed ? 0 : an_db_trace_begin(db, &row, &id, d);
 	if (err)
 		return err;
 	for (int i = 0; i < AN_CHECK__COUNT && !err; i++) {
@@ -379,6 +384,8 @@ static int store_trace(struct an_db *db, const struct cmd_opts *o, struct trace_
 		err = an_winbuf_for_each(&t->wins, db_window, &ctx);
 	if (!err)
 		err = an_db_series_add(db, &t->series, d);
+	if (!err && t->is_streamed)
+		err = an_db_trace_set(db, &row, d);
 	if (err) {
 		an_db_trace_abort(db);
 		return err;
@@ -620,11 +627,173 @@ struct job {
 	FILE *json;		/* this trace's JSON object; NULL without --json */
 };
 
-/* Analyze one trace into @j (j->t NULL: out of memory, j->err set). */
-static void analyze_trace(struct cmd_opts *o, const char *path, struct job *j)
+/*
+ * Streaming (--db with one trace, the database free when it starts): the
+ * trace's transaction opens before the analysis (an_db_trace_open()), and a
+ * thread inserts the intervals and requests the replay records while the
+ * replay still runs, instead of all of them after it. They pass in chunks;
+ * the replay waits when STREAM_CHUNKS are in flight, so memory stays
+ * bounded whatever the writer's pace. The verdicts, windows and the trace's
+ * row follow in store_trace(), in the same transaction: a failed analysis
+ * or a kill still leaves nothing. Another writer of the same database waits
+ * (busy timeout) for the whole analysis instead of the write alone.
+ */
+#define STREAM_CHUNK	4096	/* records a chunk */
+#define STREAM_CHUNKS	8	/* chunks in flight */
+
+struct stream_chunk {
+	struct an_series_rec rec[STREAM_CHUNK];
+	size_t len;
+};
+
+struct stream {
+	struct an_db *db;
+	struct stream_chunk *chunk[STREAM_CHUNKS];
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t tid;
+	uint64_t published;	/* chunks handed to the thread, ever */
+	uint64_t consumed;	/* chunks it has written, ever */
+	bool is_done;		/* no chunk will follow */
+	int err;		/* the thread's first failure, with @d */
+	struct an_diag d;
+};
+
+static void *stream_thread(void *arg)
+{
+	struct stream *s = arg;
+
+	for (;;) {
+		struct stream_chunk *c;
+
+		pthread_mutex_lock(&s->lock);
+		while (s->consumed == s->published && !s->is_done)
+			pthread_cond_wait(&s->cond, &s->lock);
+		if (s->consumed == s->published) {
+			pthread_mutex_unlock(&s->lock);
+			return NULL;
+		}
+		c = s->chunk[s->consumed % STREAM_CHUNKS];
+		pthread_mutex_unlock(&s->lock);
+		/* after a failure, chunks are only taken: the replay must not wait */
+		for (size_t i = 0; i < c->len && !s->err; i++)
+			s->err = an_db_series_put(s->db, &c->rec[i], &s->d);
+		pthread_mutex_lock(&s->lock);
+		s->consumed++;
+		pthread_cond_broadcast(&s->cond);
+		pthread_mutex_unlock(&s->lock);
+	}
+}
+
+/* Hand the chunk being filled to the thread; wait until the next one is free. */
+static void stream_publish(struct stream *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->published++;
+	pthread_cond_broadcast(&s->cond);
+	while (s->published - s->consumed >= STREAM_CHUNKS)
+		pthread_cond_wait(&s->cond, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+	s->chunk[s->published % STREAM_CHUNKS]->len = 0;
+}
+
+/* an_series.sink: runs on the replay's thread. */
+static int stream_sink(void *ctx, const struct an_series_rec *rec)
+{
+	struct stream *s = ctx;
+	struct stream_chunk *c = s->chunk[s->published % STREAM_CHUNKS];
+
+	c->rec[c->len++] = *rec;
+	if (c->len == STREAM_CHUNK)
+		stream_publish(s);
+	return 0;
+}
+
+static void stream_free(struct stream *s)
+{
+	for (int i = 0; i < STREAM_CHUNKS; i++)
+		free(s->chunk[i]);
+	free(s);
+}
+
+/*
+ * Open @path's transaction in *@db (opened here when needed) and start the
+ * thread. NULL when the trace is written afterwards instead: the database
+ * is busy or cannot be opened (finish_trace() then says why), or no memory
+ * or thread is to be had.
+ */
+static struct stream *stream_start(struct cmd_opts *o, const char *path, struct an_db **db)
+{
+	struct stream *s = calloc(1, sizeof(*s));
+	struct an_diag d;
+	int64_t id;
+
+	an_diag_clear(&d);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < STREAM_CHUNKS; i++) {
+		s->chunk[i] = malloc(sizeof(*s->chunk[i]));
+		if (!s->chunk[i])
+			goto out_free;
+		s->chunk[i]->len = 0;
+	}
+	if (!*db && an_db_open(db, o->db_path, &d))
+		goto out_free;
+	if (an_db_trace_open(*db, path, o->options, &id, &d))
+		goto out_free;
+	s->db = *db;
+	an_diag_clear(&s->d);
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	if (pthread_create(&s->tid, NULL, stream_thread, s)) {
+		pthread_cond_destroy(&s->cond);
+		pthread_mutex_destroy(&s->lock);
+		an_db_trace_abort(*db);
+		goto out_free;
+	}
+	return s;
+out_free:
+	stream_free(s);
+	return NULL;
+}
+
+/*
+ * The replay is over: hand the last chunk, wait for the thread, free @s.
+ * Return: 0, or the thread's failure with @d filled.
+ */
+static int stream_stop(struct stream *s, struct an_diag *d)
+{
+	int err;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->chunk[s->published % STREAM_CHUNKS]->len)
+		s->published++;
+	s->is_done = true;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->tid, NULL);
+	pthread_cond_destroy(&s->cond);
+	pthread_mutex_destroy(&s->lock);
+	err = s->err;
+	if (err)
+		*d = s->d;
+	stream_free(s);
+	return err;
+}
+
+/*
+ * Analyze one trace into @j (j->t NULL: out of memory, j->err set). With
+ * @db (--db, the worker's only trace), its rows stream in as it is read
+ * when the database is free (struct stream).
+ */
+static void analyze_trace(struct cmd_opts *o, const char *path, struct job *j,
+			  struct an_db **db)
 {
 	struct trace_run *t = calloc(1, sizeof(*t));
 	struct an_analyze_opts an = o->an;
+	struct stream *s = NULL;
+	struct an_diag sd;
+	int err;
 
 	an_diag_clear(&j->d);
 	j->t = t;
@@ -638,6 +807,12 @@ static void analyze_trace(struct cmd_opts *o, const char *path, struct job *j)
 	an_series_init(&t->series);
 	if (o->db_path)
 		t->res.series = &t->series;
+	if (db)
+		s = stream_start(o, path, db);
+	if (s) {
+		t->series.sink = stream_sink;
+		t->series.sink_ctx = s;
+	}
 	if (isatty(STDERR_FILENO)) {
 		an.progress = progress;
 		an.progress_ctx = (void *)path;
@@ -646,6 +821,17 @@ static void analyze_trace(struct cmd_opts *o, const char *path, struct job *j)
 	j->err = analyze_and_hash(path, &an, t, &j->d);
 	if (an.progress && t->sum.n_events >= PROGRESS_EVERY)
 		fputc('\n', stderr);
+	if (s) {
+		err = stream_stop(s, &sd);
+		if (!j->err && err) {
+			j->err = err;
+			j->d = sd;
+		}
+		t->series.sink = NULL;
+		t->is_streamed = !j->err;
+		if (j->err)
+			an_db_trace_abort(*db);
+	}
 	if (j->err)
 		return;
 	snprintf(t->model, sizeof(t->model), "%s%s", t->sum.model ? t->sum.model : "?",
@@ -813,7 +999,9 @@ static int run_worker(struct cmd_opts *o, int first, int step, const char *json_
 				status = UCVAL_EXIT_USAGE;
 			}
 		}
-		analyze_trace(o, o->traces[i], j);
+		/* one trace: nothing to overlap its write with but its own reading */
+		analyze_trace(o, o->traces[i], j,
+			      o->db_path && first + step >= o->nr_traces ? &db : NULL);
 		if (has_writer)
 			writer_submit(&w, j);
 		else

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -183,6 +184,7 @@ enum stmt_id {
 	ST_FIND_TRACE,
 	ST_DELETE_TRACE,
 	ST_INSERT_TRACE,
+	ST_UPDATE_TRACE,
 	ST_INSERT_VERDICT,
 	ST_INSERT_MISMATCH,
 	ST_INSERT_UNDECIDED,
@@ -202,6 +204,10 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_INSERT_TRACE] =
 		"INSERT INTO traces(path, format, sha256, n_events, t_start_ns, t_end_ns,"
 		" model, analyzed_at, options, kernel) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+	[ST_UPDATE_TRACE] =
+		"UPDATE traces SET path = ?2, format = ?3, sha256 = ?4, n_events = ?5,"
+		" t_start_ns = ?6, t_end_ns = ?7, model = ?8, analyzed_at = ?9, options = ?10,"
+		" kernel = ?11 WHERE trace_id = ?1",
 	[ST_INSERT_VERDICT] =
 		"INSERT INTO verdicts(trace_id, check_id, verdict, n_checked, n_failed,"
 		" n_undecided, reason) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -235,10 +241,39 @@ static const char *const stmt_sql[ST_COUNT] = {
 		" VALUES(?1, ?2, ?3, ?4, ?5)",
 };
 
+/*
+ * freq_residency while the frequency intervals go by: per policy and OPP,
+ * the time observed there and the time expected there, over the judged time
+ * only (is_ok and expected_khz known), so both columns cover the same span.
+ * An open-addressing table: few keys (policies times OPPs), any number of
+ * intervals. It used to be an INSERT ... SELECT over freq_intervals, which
+ * cost a quarter of the whole database write.
+ */
+struct residency_slot {
+	int policy;
+	long long khz;
+	long long observed_ns;
+	long long expected_ns;
+	bool is_used;
+};
+
+struct residency {
+	struct residency_slot *slot;
+	size_t size;		/* a power of two, 0 before the first key */
+	size_t nr;
+};
+
+static void residency_clear(struct residency *r)
+{
+	free(r->slot);
+	memset(r, 0, sizeof(*r));
+}
+
 struct an_db {
 	sqlite3 *conn;
 	sqlite3_stmt *stmt[ST_COUNT];
 	int64_t trace_id;		/* of the open transaction, 0 when none */
+	struct residency res;		/* of the open trace's frequency intervals */
 	char *path;
 };
 
@@ -451,6 +486,41 @@ static int delete_previous(struct an_db *db, const struct an_db_trace *t, struct
 	return step_done(db, ST_DELETE_TRACE, d, "cannot replace an earlier analysis");
 }
 
+static int need_trace(struct an_db *db, struct an_diag *d)
+{
+	if (db->trace_id)
+		return 0;
+	return an_diag_fail(d, -EINVAL, "no trace is being written");
+}
+
+/* The columns of @t from @col on, in the order of ST_INSERT_TRACE. */
+static void bind_trace(sqlite3_stmt *st, int col, const struct an_db_trace *t)
+{
+	sqlite3_bind_text(st, col++, t->path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, col++, t->format, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, col++, t->sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, col++, (sqlite3_int64)t->n_events);
+	sqlite3_bind_int64(st, col++, t->t_start_ns);
+	sqlite3_bind_int64(st, col++, t->t_end_ns);
+	sqlite3_bind_text(st, col++, t->model, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, col++, t->analyzed_at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, col++, t->options ? t->options : "", -1, SQLITE_STATIC);
+	bind_text_or_null(st, col, t->kernel);
+}
+
+/* Insert @t inside the open transaction: it becomes the trace being written. */
+static int insert_trace(struct an_db *db, const struct an_db_trace *t, struct an_diag *d)
+{
+	int err;
+
+	bind_trace(db->stmt[ST_INSERT_TRACE], 1, t);
+	err = step_done(db, ST_INSERT_TRACE, d, "cannot insert the trace");
+	if (err)
+		return err;
+	db->trace_id = sqlite3_last_insert_rowid(db->conn);
+	return 0;
+}
+
 /**
  * an_db_trace_begin() - start writing one trace's results
  * @db: the database
@@ -467,7 +537,6 @@ static int delete_previous(struct an_db *db, const struct an_db_trace *t, struct
 int an_db_trace_begin(struct an_db *db, const struct an_db_trace *t, int64_t *trace_id,
 		      struct an_diag *d)
 {
-	sqlite3_stmt *st = db->stmt[ST_INSERT_TRACE];
 	int err;
 
 	an_diag_set_file(d, "write database", db->path);
@@ -477,34 +546,84 @@ int an_db_trace_begin(struct an_db *db, const struct an_db_trace *t, int64_t *tr
 	if (err)
 		return err;
 	err = delete_previous(db, t, d);
-	if (err)
-		goto out_rollback;
-	sqlite3_bind_text(st, 1, t->path, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, t->format, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, t->sha256, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)t->n_events);
-	sqlite3_bind_int64(st, 5, t->t_start_ns);
-	sqlite3_bind_int64(st, 6, t->t_end_ns);
-	sqlite3_bind_text(st, 7, t->model, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 8, t->analyzed_at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 9, t->options ? t->options : "", -1, SQLITE_STATIC);
-	bind_text_or_null(st, 10, t->kernel);
-	err = step_done(db, ST_INSERT_TRACE, d, "cannot insert the trace");
-	if (err)
-		goto out_rollback;
-	db->trace_id = sqlite3_last_insert_rowid(db->conn);
+	if (!err)
+		err = insert_trace(db, t, d);
+	if (err) {
+		sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+		return err;
+	}
 	*trace_id = db->trace_id;
 	return 0;
-out_rollback:
-	sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
-	return err;
 }
 
-static int need_trace(struct an_db *db, struct an_diag *d)
+/**
+ * an_db_trace_open() - start writing a trace whose analysis still runs
+ * @db: the database
+ * @path: the trace file as given
+ * @options: the analysis' options (part of its identity)
+ * @trace_id: the new trace's id
+ * @d: filled on failure
+ *
+ * Takes the write lock only when it is free now: a caller that gets -EBUSY
+ * analyzes first and writes with an_db_trace_begin() afterwards, as it
+ * would have without this call. The trace row holds a placeholder sha256
+ * until an_db_trace_set(); no one sees it before the commit.
+ *
+ * Return: 0, -EBUSY (the database is being written, or a trace is open
+ * here), AN_E_DB.
+ */
+int an_db_trace_open(struct an_db *db, const char *path, const char *options,
+		     int64_t *trace_id, struct an_diag *d)
 {
+	char pending[64];
+	struct an_db_trace t = {
+		.path = path, .format = "?", .sha256 = pending, .model = "?",
+		.options = options, .analyzed_at = "?",
+	};
+	int rc, err;
+
+	an_diag_set_file(d, "write database", db->path);
 	if (db->trace_id)
-		return 0;
-	return an_diag_fail(d, -EINVAL, "no trace is being written");
+		return an_diag_fail(d, -EBUSY, "a trace is already being written");
+	sqlite3_busy_timeout(db->conn, 0);
+	rc = sqlite3_exec(db->conn, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	sqlite3_busy_timeout(db->conn, AN_DB_BUSY_TIMEOUT_MS);
+	if ((rc & 0xff) == SQLITE_BUSY)
+		return an_diag_fail(d, -EBUSY, "another writer holds the database");
+	if (rc != SQLITE_OK)
+		return db_fail(db, d, "cannot begin a transaction");
+	/* unique among concurrent writers: one open trace per handle */
+	snprintf(pending, sizeof(pending), "pending:%ld:%p", (long)getpid(), (void *)db);
+	err = insert_trace(db, &t, d);
+	if (err) {
+		sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+		return err;
+	}
+	*trace_id = db->trace_id;
+	return 0;
+}
+
+/**
+ * an_db_trace_set() - give the trace opened by an_db_trace_open() its row
+ * @db: the database, inside an_db_trace_open()
+ * @t: the row; an earlier row with the same sha256 and options is replaced
+ *     (its verdicts and windows too) when the transaction commits
+ * @d: filled on failure
+ *
+ * Return: 0, -EINVAL outside a trace, AN_E_DB.
+ */
+int an_db_trace_set(struct an_db *db, const struct an_db_trace *t, struct an_diag *d)
+{
+	sqlite3_stmt *st = db->stmt[ST_UPDATE_TRACE];
+	int err = need_trace(db, d);
+
+	if (!err)
+		err = delete_previous(db, t, d);
+	if (err)
+		return err;
+	sqlite3_bind_int64(st, 1, db->trace_id);
+	bind_trace(st, 2, t);
+	return step_done(db, ST_UPDATE_TRACE, d, "cannot update the trace");
 }
 
 /**
@@ -616,6 +735,7 @@ int an_db_trace_commit(struct an_db *db, struct an_diag *d)
 	if (err)
 		sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
 	db->trace_id = 0;
+	residency_clear(&db->res);
 	return err;
 }
 
@@ -629,6 +749,7 @@ void an_db_trace_abort(struct an_db *db)
 		return;
 	sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
 	db->trace_id = 0;
+	residency_clear(&db->res);
 }
 
 /* ---- schema 2: the values over time (analyze/series.h) ---- */
@@ -645,28 +766,6 @@ static void bind_series_value(sqlite3_stmt *st, int col, const struct an_series_
 {
 	bind_i64_or_null(st, col, rec->has & AN_SER_HAS(i), rec->v[i]);
 }
-
-/*
- * freq_residency while the frequency intervals go by: per policy and OPP,
- * the time observed there and the time expected there, over the judged time
- * only (is_ok and expected_khz known), so both columns cover the same span.
- * An open-addressing table: few keys (policies times OPPs), any number of
- * intervals. It used to be an INSERT ... SELECT over freq_intervals, which
- * cost a quarter of the whole database write.
- */
-struct residency_slot {
-	int policy;
-	long long khz;
-	long long observed_ns;
-	long long expected_ns;
-	bool is_used;
-};
-
-struct residency {
-	struct residency_slot *slot;
-	size_t size;		/* a power of two, 0 before the first key */
-	size_t nr;
-};
 
 static size_t residency_hash(int policy, long long khz, size_t size)
 {
@@ -763,7 +862,6 @@ static int put_residency(struct an_db *db, struct residency *r, struct an_diag *
 struct put_ctx {
 	struct an_db *db;
 	struct an_diag *d;
-	struct residency res;
 };
 
 static int put_rec(void *ctx, const struct an_series_rec *rec)
@@ -796,7 +894,7 @@ static int put_rec(void *ctx, const struct an_series_rec *rec)
 	}
 	for (int i = AN_SER_FQ_OBS; i <= AN_SER_FQ_OK; i++)
 		bind_series_value(st, col++, rec, i);
-	err = residency_rec(&c->res, rec);
+	err = residency_rec(&db->res, rec);
 	if (err)
 		return an_diag_fail(d, err, err == -ENOMEM ? "out of memory" :
 				    "a judged frequency interval without an observed frequency");
@@ -895,7 +993,7 @@ static int put_policies(struct an_db *db, const struct an_series *s, struct an_d
  */
 int an_db_series_add(struct an_db *db, struct an_series *s, struct an_diag *d)
 {
-	struct put_ctx ctx = { .db = db, .d = d };
+	struct put_ctx ctx = { db, d };
 	int err = need_trace(db, d);
 
 	if (!err)
@@ -910,7 +1008,27 @@ int an_db_series_add(struct an_db *db, struct an_series *s, struct an_diag *d)
 			an_diag_fail(d, err, "cannot read back the recorded intervals");
 	}
 	if (!err)
-		err = put_residency(db, &ctx.res, d);
-	free(ctx.res.slot);
+		err = put_residency(db, &db->res, d);
+	residency_clear(&db->res);
 	return err;
+}
+
+/**
+ * an_db_series_put() - store one interval or request of the open trace now
+ * @db: the database, inside an_db_trace_open() or an_db_trace_begin()
+ * @rec: the record (analyze/series.h)
+ * @d: filled on failure
+ *
+ * For records streamed while the trace is read (an_series.sink). The
+ * residency they make is written by an_db_series_add(), which must follow.
+ *
+ * Return: 0, -EINVAL outside a trace or for a judged frequency interval
+ * without an observed frequency, -ENOMEM, AN_E_DB.
+ */
+int an_db_series_put(struct an_db *db, const struct an_series_rec *rec, struct an_diag *d)
+{
+	struct put_ctx ctx = { db, d };
+	int err = need_trace(db, d);
+
+	return err ? err : put_rec(&ctx, rec);
 }

@@ -6,6 +6,10 @@
  * transaction (an_db_trace_begin() .. an_db_trace_commit()): a crash in the
  * middle leaves earlier traces intact and no half-written one. Re-analyzing a
  * trace with the same sha256 and options replaces its rows.
+ *
+ * A trace's transaction may also open before its analysis ends
+ * (an_db_trace_open() .. an_db_trace_set() .. an_db_trace_commit()), so that
+ * its intervals stream in (an_db_series_put()) while the trace is read.
  */
 #ifndef UCVAL_ANALYZE_DB_H
 #define UCVAL_ANALYZE_DB_H
@@ -22,6 +26,7 @@
 
 struct an_db;
 struct an_series;
+struct an_series_rec;
 
 /**
  * struct an_db_trace - one row of `traces`
@@ -83,6 +88,10 @@ int an_db_open(struct an_db **out, const char *path, struct an_diag *d);
 void an_db_close(struct an_db *db);
 int an_db_trace_begin(struct an_db *db, const struct an_db_trace *t, int64_t *trace_id,
 		      struct an_diag *d);
+int an_db_trace_open(struct an_db *db, const char *path, const char *options,
+		     int64_t *trace_id, struct an_diag *d);
+int an_db_trace_set(struct an_db *db, const struct an_db_trace *t, struct an_diag *d);
+int an_db_series_put(struct an_db *db, const struct an_series_rec *rec, struct an_diag *d);
 int an_db_verdict_add(struct an_db *db, const struct an_db_verdict *v, struct an_diag *d);
 int an_db_mismatch_add(struct an_db *db, const struct an_db_window *w, struct an_diag *d);
 int an_db_undecided_add(struct an_db *db, const struct an_db_window *w, struct an_diag *d);

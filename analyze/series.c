@@ -52,7 +52,7 @@ static void fail(struct an_series *s, int err)
 
 static void push(struct an_series *s, const struct an_series_rec *rec)
 {
-	int err = an_recbuf_add(&s->recs, rec);
+	int err = s->sink ? s->sink(s->sink_ctx, rec) : an_recbuf_add(&s->recs, rec);
 
 	if (err) {
 		fail(s, err);

@@ -121,8 +121,17 @@ struct an_series_floor {
  *
  * The rest is the recorder's state, private to series.c.
  */
+/*
+ * Where closed intervals and requests go instead of the record buffer, as
+ * they close: ucval analyze streams them into the database while the trace
+ * is still read. Return 0, or a negative code that stops the recording.
+ */
+typedef int (*an_series_sink_fn)(void *ctx, const struct an_series_rec *rec);
+
 struct an_series {
 	struct an_recbuf recs;
+	an_series_sink_fn sink;		/* set after an_series_init(); NULL: @recs */
+	void *sink_ctx;
 	uint64_t nr_clamp;
 	uint64_t nr_freq;
 	uint64_t nr_requests;

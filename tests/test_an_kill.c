@@ -8,7 +8,9 @@
  * traces/, each made unique so that none replaces another.
  *
  * Also: two processes creating the same new database at once must both
- * succeed.
+ * succeed; a single trace, whose rows stream into the database while it is
+ * read, killed at arbitrary points; and the same trace written afterwards
+ * when another writer holds the database at its start.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -373,11 +375,202 @@ static void test_open_race(void **state)
 			 nr_locked, RACE_ROUNDS);
 }
 
+/*
+ * One trace alone streams its rows into the database while it is read
+ * (cmd_analyze.c, struct stream): its transaction is open during the whole
+ * analysis. Killed at arbitrary points, the database holds the trace whole
+ * (every interval of an uninterrupted run, no placeholder row) or nothing
+ * of it (no interval, request or residency row either).
+ */
+#define STREAM_ROUNDS	16
+#define STREAM_EVENTS	"300000"
+
+/* Rows of the series tables, and a sum over their values: equal runs agree. */
+static void series_digest(sqlite3 *db, char *buf, size_t size)
+{
+	static const char *const sql[] = {
+		"SELECT count(*) FROM traces",
+		"SELECT count(*) FROM traces WHERE sha256 LIKE 'pending:%'",
+		"SELECT count(*) FROM verdicts",
+		"SELECT count(*) || ':' || total(ts_start_ns % 1000003 + uclamp_min + uclamp_max)"
+		" FROM clamp_intervals",
+		"SELECT count(*) || ':' || total(ts_end_ns % 1000003 + observed_khz / 1000 +"
+		" coalesce(expected_khz, 7) / 1000 + coalesce(is_ok, 3)) FROM freq_intervals",
+		"SELECT count(*) || ':' || total(observed_ns / 1000 + expected_ns / 1000)"
+		" FROM freq_residency",
+		"SELECT count(*) FROM task_requests",
+		"SELECT count(*) FROM tasks",
+	};
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(sql) / sizeof(sql[0]); i++) {
+		sqlite3_stmt *st;
+		int n;
+
+		if (sqlite3_prepare_v2(db, sql[i], -1, &st, NULL) != SQLITE_OK)
+			fail_msg("%s: %s", sql[i], sqlite3_errmsg(db));
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		n = snprintf(buf + at, size - at, "%s%s", i ? " " : "",
+			     (const char *)sqlite3_column_text(st, 0));
+		assert_true(n > 0 && (size_t)n < size - at);
+		at += (size_t)n;
+		sqlite3_finalize(st);
+	}
+}
+
+/* `ucval analyze -q --db DB TRACE`, killed after @kill_after_ns (0: never). */
+static bool run_one(const char *db, const char *trace, uint64_t kill_after_ns)
+{
+	pid_t pid = spawn_quiet(db, trace);
+	uint64_t t0 = now_ns();
+	int wst;
+
+	while (kill_after_ns && now_ns() - t0 < kill_after_ns) {
+		if (waitpid(pid, &wst, WNOHANG) == pid)
+			goto done;
+		usleep(200);
+	}
+	if (kill_after_ns)
+		kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &wst, 0), pid);
+done:
+	if (WIFSIGNALED(wst))
+		return false;
+	assert_true(WIFEXITED(wst));
+	assert_int_not_equal(WEXITSTATUS(wst), 2);
+	assert_int_not_equal(WEXITSTATUS(wst), 127);
+	return true;
+}
+
+static void open_checked(const char *path, sqlite3 **db)
+{
+	sqlite3_stmt *st;
+
+	assert_int_equal(sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	sqlite3_busy_timeout(*db, 10000);
+	assert_int_equal(sqlite3_prepare_v2(*db, "PRAGMA integrity_check", -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "ok");
+	sqlite3_finalize(st);
+}
+
+static void make_synth(const struct kill_env *e, char *path, size_t size)
+{
+	char cmd[512];
+
+	snprintf(path, size, "%s/stream.dat", e->dir);
+	snprintf(cmd, sizeof(cmd), "'%s' synth -q -o '%s' --events " STREAM_EVENTS
+		 " --cpus 4 --seed 5", getenv("UCVAL"), path);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_stream_kill(void **state)
+{
+	struct kill_env *e = *state;
+	char trace[128], db[128], cmd[512], full[512], got[512];
+	uint64_t seed = 0x5eed0002ULL, t0, full_ns;
+	int nr_mid = 0, nr_empty = 0;
+	sqlite3 *c;
+
+	assert_non_null(getenv("UCVAL"));
+	make_synth(e, trace, sizeof(trace));
+	snprintf(db, sizeof(db), "%s/stream.db", e->dir);
+	snprintf(cmd, sizeof(cmd), "rm -f '%s' '%s-wal' '%s-shm'", db, db, db);
+	assert_int_equal(system(cmd), 0);
+	t0 = now_ns();
+	assert_true(run_one(db, trace, 0));
+	full_ns = now_ns() - t0;
+	open_checked(db, &c);
+	series_digest(c, full, sizeof(full));
+	sqlite3_close(c);
+	print_message("stream: full run %.1f ms: %s\n", (double)full_ns / 1e6, full);
+	assert_true(strncmp(full, "1 0 8 ", 6) == 0);
+	for (int round = 0; round < STREAM_ROUNDS; round++) {
+		uint64_t at = 1 + next_rand(&seed) % (full_ns + full_ns / 4);
+		bool is_done;
+
+		assert_int_equal(system(cmd), 0);
+		is_done = run_one(db, trace, at);
+		if (access(db, F_OK)) {
+			nr_mid++;
+			continue;
+		}
+		open_checked(db, &c);
+		/* killed before the schema was made: then nothing else is there */
+		if (sqlite3_exec(c, "SELECT 1 FROM traces", NULL, NULL, NULL) != SQLITE_OK) {
+			assert_false(is_done);
+			sqlite3_close(c);
+			nr_mid++;
+			continue;
+		}
+		series_digest(c, got, sizeof(got));
+		sqlite3_close(c);
+		if (!strcmp(got, full))
+			continue;
+		if (is_done)
+			fail_msg("round %d finished with '%s', want '%s'", round, got, full);
+		if (strcmp(got, "0 0 0 0:0.0 0:0.0 0:0.0 0 0"))
+			fail_msg("round %d: killed with part of the trace: '%s'", round, got);
+		nr_mid++;
+		nr_empty++;
+	}
+	print_message("stream: %d of %d rounds killed before the commit, %d with the schema\n",
+		      nr_mid, STREAM_ROUNDS, nr_empty);
+	assert_true(nr_empty >= STREAM_ROUNDS / 4);
+}
+
+/*
+ * Another writer holds the database when the trace starts: ucval analyzes
+ * first and writes afterwards, waiting for the lock (the busy timeout), and
+ * stores the same rows as a streamed run.
+ */
+static void test_stream_busy(void **state)
+{
+	struct kill_env *e = *state;
+	char trace[128], db1[128], db2[128], a[512], b[512];
+	sqlite3 *holder, *c;
+	pid_t pid;
+	int wst;
+
+	assert_non_null(getenv("UCVAL"));
+	make_synth(e, trace, sizeof(trace));
+	snprintf(db1, sizeof(db1), "%s/free.db", e->dir);
+	snprintf(db2, sizeof(db2), "%s/held.db", e->dir);
+	assert_true(run_one(db1, trace, 0));
+	assert_true(run_one(db2, e->trace[0], 0));	/* the schema */
+	assert_int_equal(sqlite3_open(db2, &holder), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(holder, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+	pid = spawn_quiet(db2, trace);
+	usleep(1500 * 1000);
+	/* it could not write while the holder had the lock */
+	assert_int_equal(waitpid(pid, &wst, WNOHANG), 0);
+	assert_int_equal(sqlite3_exec(holder, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(holder);
+	assert_int_equal(waitpid(pid, &wst, 0), pid);
+	assert_true(WIFEXITED(wst) && WEXITSTATUS(wst) != 2);
+	open_checked(db1, &c);
+	series_digest(c, a, sizeof(a));
+	sqlite3_close(c);
+	/* the same, less the schema trace's rows */
+	open_checked(db2, &c);
+	assert_int_equal(sqlite3_exec(c, "PRAGMA foreign_keys = ON", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(c, "DELETE FROM traces WHERE path != (SELECT path FROM"
+				      " traces ORDER BY trace_id DESC LIMIT 1)", NULL, NULL, NULL),
+			 SQLITE_OK);
+	series_digest(c, b, sizeof(b));
+	sqlite3_close(c);
+	assert_string_equal(a, b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_open_race, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kill_loop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_kill, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_busy, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
