@@ -23,8 +23,16 @@
  * @progress_ctx: its context
  * @progress_every: events between calls; 0: 1000000
  */
+/* Where the replay runs while the reader reads (analyze.c, struct feed). */
+enum an_feed_mode {
+	AN_FEED_AUTO,		/* a thread when a timed start shows it pays */
+	AN_FEED_THREAD,		/* always a thread of its own (tests) */
+	AN_FEED_NONE,		/* the calling thread, reading as it goes */
+};
+
 struct an_analyze_opts {
 	struct an_replay_opts replay;
+	enum an_feed_mode feed;
 	void (*progress)(void *ctx, uint64_t n_events);
 	void *progress_ctx;
 	uint64_t progress_every;

@@ -813,6 +813,10 @@ static void analyze_trace(struct cmd_opts *o, const char *path, struct job *j,
 		t->series.sink = stream_sink;
 		t->series.sink_ctx = s;
 	}
+	/* tests: UCVAL_FEED=thread or none instead of the timed choice */
+	if (getenv("UCVAL_FEED"))
+		an.feed = !strcmp(getenv("UCVAL_FEED"), "thread") ? AN_FEED_THREAD :
+			  !strcmp(getenv("UCVAL_FEED"), "none") ? AN_FEED_NONE : AN_FEED_AUTO;
 	if (isatty(STDERR_FILENO)) {
 		an.progress = progress;
 		an.progress_ctx = (void *)path;

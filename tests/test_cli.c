@@ -362,12 +362,66 @@ static void test_analyze_db_writer(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * The replay on a thread of its own while the reader reads (analyze.c,
+ * struct feed; UCVAL_FEED=thread forces it, =none forbids it) gives what
+ * the plain loop gives, byte for byte: events with print text and lent
+ * names (text, systrace), skipped lines, lost events, a trace.dat.
+ */
+static void test_analyze_feed(void **state)
+{
+	static struct run plain, threaded;
+	char dir[] = "/tmp/ucval-cli-feed-XXXXXX", dat[64], txt[64], bad[64], cmd[512];
+	char html[4096];
+	const char *shared = getenv("UCVAL_SHARED");
+	const char *traces[] = {
+		"traces/freq_prediction-pass.txt", "traces/rq_clamp-fail.txt",
+		"traces/trace_integrity-fail.txt", html, dat, txt, bad,
+	};
+
+	(void)state;
+	snprintf(html, sizeof(html), "%s/traces/android-systrace-small.html",
+		 shared && *shared ? shared : "../shared");
+	assert_non_null(mkdtemp(dir));
+	snprintf(dat, sizeof(dat), "%s/lost.dat", dir);
+	snprintf(txt, sizeof(txt), "%s/synth.txt", dir);
+	snprintf(bad, sizeof(bad), "%s/bad.txt", dir);
+	snprintf(cmd, sizeof(cmd), "'%s' synth -q -o '%s' --events 20000 --fault lost-events &&"
+		 " '%s' synth -q -o '%s' --events 5000 --seed 3 &&"
+		 " { cat traces/freq_prediction-pass.txt; echo 'not an ftrace line';"
+		 " tail -n 3 traces/freq_prediction-pass.txt; } > '%s'",
+		 getenv("UCVAL"), dat, getenv("UCVAL"), txt, bad);
+	assert_int_equal(system(cmd), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(traces); i++) {
+		const char *args[] = { "analyze", "--json", "-", traces[i], NULL };
+
+		if (access(traces[i], R_OK)) {
+			print_message("skipped %s: not there\n", traces[i]);
+			continue;
+		}
+		setenv("UCVAL_FEED", "none", 1);
+		run_ucval(args, &plain);
+		setenv("UCVAL_FEED", "thread", 1);
+		run_ucval(args, &threaded);
+		unsetenv("UCVAL_FEED");
+		if (plain.status != threaded.status || strcmp(plain.out, threaded.out) ||
+		    strcmp(plain.err, threaded.err))
+			fail_msg("%s: plain loop exit %d, threaded %d; outputs differ", traces[i],
+				 plain.status, threaded.status);
+		assert_true(plain.status <= 3);
+		assert_non_null(strstr(plain.out, "\"verdicts\""));
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cli_table),
 		cmocka_unit_test(test_analyze_db),
 		cmocka_unit_test(test_analyze_db_writer),
+		cmocka_unit_test(test_analyze_feed),
 	};
 
 	if (!getenv("UCVAL")) {

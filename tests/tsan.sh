@@ -1,7 +1,9 @@
 #!/bin/sh
 # tests/tsan.sh UCVAL_TSAN - `make check-tsan`: the threads of `ucval
 # analyze` under ThreadSanitizer. The sha256 thread beside every analysis;
-# a single trace whose rows stream into the database while it is read
+# the replay on a thread of its own while the reader reads (analyze.c,
+# struct feed; forced with UCVAL_FEED=thread, then the timed choice); a
+# single trace whose rows stream into the database while it is read
 # (cmd_analyze.c, struct stream); several traces, each written by the
 # worker's writer thread while the next is read (struct writer), with an
 # unreadable one among them; and -j 2. Any report fails the target.
@@ -32,9 +34,11 @@ run() {	# run WHAT ARGS...: exit status 0, 1 or 3 expected (2 where noted)
 	exit 1
 }
 printf 'not a trace\n' > "$WORK/bad.txt"
-run "one trace, streamed" analyze -q --db "$WORK/1.db" "$WORK/a.dat"
-run "traces and a writer thread" analyze -q --db "$WORK/2.db" "$WORK/b.dat" \
+export UCVAL_FEED=thread
+run "one trace, streamed, replay thread" analyze -q --db "$WORK/1.db" "$WORK/a.dat"
+run "traces and a writer thread, replay thread" analyze -q --db "$WORK/2.db" "$WORK/b.dat" \
 	"$WORK/bad.txt" traces/rq_clamp-fail.txt "$WORK/a.dat"
+unset UCVAL_FEED
 run "-j 2" analyze -q -j 2 --db "$WORK/2.db" "$WORK/a.dat" "$WORK/b.dat" \
 	traces/freq_prediction-pass.txt traces/task_effective-fail.txt
 exit $fail
