@@ -193,6 +193,18 @@ static void drop_behind(struct an_tracedat *t, const struct tep_record *rec)
 		return;
 	m = &t->map[rec->cpu];
 	if (addr < m->start || addr >= m->end) {
+		uintptr_t start, end;
+
+		/*
+		 * The CPU's records went on in another mapping: what this one
+		 * still holds will not be read again. Given back only while it
+		 * is the same mapping of the file, as found before. Without
+		 * this, each mapping kept its last up to DROP_CHUNK: 8 CPUs,
+		 * 10 M events: 65 MB resident instead of 40.
+		 */
+		if (m->end > m->dropped && find_map(t, m->dropped, &start, &end) &&
+		    start == m->start && end == m->end)
+			madvise((void *)m->dropped, m->end - m->dropped, MADV_DONTNEED);
 		if (!find_map(t, addr, &m->start, &m->end))
 			m->start = m->end = 0;
 		else if (t->nr_seen < MAX_SEEN)
