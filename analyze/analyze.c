@@ -72,7 +72,7 @@ static bool any_freq_check(const struct an_replay *r)
  * events and diagnostics in the slots cost more in cache misses than the
  * thread gained on a 4 M-event recording.
  */
-#define FEED_BATCH	512	/* events a batch */
+#define FEED_BATCH	1024	/* events a batch */
 #define FEED_BATCHES	4	/* batches in flight: the reader waits beyond */
 #define FEED_LINE	64	/* cache line */
 

@@ -638,8 +638,8 @@ struct job {
  * or a kill still leaves nothing. Another writer of the same database waits
  * (busy timeout) for the whole analysis instead of the write alone.
  */
-#define STREAM_CHUNK	2048	/* records a chunk */
-#define STREAM_CHUNKS	4	/* chunks in flight */
+#define STREAM_CHUNK	4096	/* records a chunk */
+#define STREAM_CHUNKS	8	/* chunks in flight */
 
 struct stream_chunk {
 	struct an_series_rec rec[STREAM_CHUNK];

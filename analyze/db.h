@@ -21,8 +21,13 @@
 
 /* Schema version in PRAGMA user_version; a newer file is refused (AN_E_SCHEMA). */
 #define AN_DB_SCHEMA_VERSION	2
-/* How long a writer waits for another (`-j N`) to finish its trace. */
-#define AN_DB_BUSY_TIMEOUT_MS	60000
+/*
+ * How long a writer waits for another (`-j N`, or another process) to
+ * finish its trace. A trace that streams its rows in holds the lock for its
+ * whole analysis (an_db_trace_open()), minutes for a long trace: waiting
+ * that long beats failing with "database is locked".
+ */
+#define AN_DB_BUSY_TIMEOUT_MS	(15 * 60 * 1000)
 
 struct an_db;
 struct an_series;
