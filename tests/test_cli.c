@@ -258,6 +258,31 @@ static long long db_count(const char *path, const char *sql)
 	return v;
 }
 
+/* No row of any table with a trace_id belongs to a trace that is gone. */
+static void orphans(const char *path)
+{
+	sqlite3 *c;
+	sqlite3_stmt *st;
+
+	assert_int_equal(sqlite3_open_v2(path, &c, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(c, "SELECT m.name FROM sqlite_master m,"
+					    " pragma_table_info(m.name) c WHERE m.type = 'table'"
+					    " AND c.name = 'trace_id' AND m.name != 'traces'",
+					    -1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char sql[256];
+		long long n;
+
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s WHERE trace_id NOT IN"
+			 " (SELECT trace_id FROM traces)", (const char *)sqlite3_column_text(st, 0));
+		n = db_count(path, sql);
+		if (n)
+			fail_msg("%s: %lld rows of replaced traces", sqlite3_column_text(st, 0), n);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(c);
+}
+
 /*
  * --db: every fixture once, then again with -j 2: the same rows (replaced,
  * never duplicated, events.md §5), and the windows of rq_clamp-fail.expect.
@@ -269,10 +294,11 @@ static void test_analyze_db(void **state)
 	const char *args[] = { "analyze", "-q", "--db", db, "--json", json,
 			       "traces/rq_clamp-fail.txt", "traces/rq_clamp-pass.txt",
 			       "traces/task_effective-fail.txt", "traces/groups_exhausted-pass.txt",
-			       NULL };
+			       "traces/freq_prediction-pass.txt", NULL };
 	const char *jargs[] = { "analyze", "-q", "-j", "2", "--db", db, "traces/rq_clamp-fail.txt",
 				"traces/rq_clamp-pass.txt", "traces/task_effective-fail.txt",
-				"traces/groups_exhausted-pass.txt", NULL };
+				"traces/groups_exhausted-pass.txt", "traces/freq_prediction-pass.txt",
+				NULL };
 	FILE *f;
 	char buf[8192];
 	size_t n;
@@ -283,8 +309,8 @@ static void test_analyze_db(void **state)
 	snprintf(json, sizeof(json), "%s/r.json", dir);
 	run_ucval(args, &r);
 	assert_int_equal(r.status, 1);
-	assert_int_equal(db_count(db, "SELECT count(*) FROM traces"), 4);
-	assert_int_equal(db_count(db, "SELECT count(*) FROM verdicts"), 4 * 8);
+	assert_int_equal(db_count(db, "SELECT count(*) FROM traces"), 5);
+	assert_int_equal(db_count(db, "SELECT count(*) FROM verdicts"), 5 * 8);
 	assert_int_equal(db_count(db, "SELECT count(*) FROM verdicts WHERE verdict = 'FAIL'"), 2);
 	assert_int_equal(db_count(db, "SELECT count(*) FROM mismatches WHERE check_id = 'rq_clamp'"), 2);
 	assert_int_equal(db_count(db, "SELECT expected FROM mismatches WHERE check_id = 'rq_clamp' "
@@ -301,9 +327,13 @@ static void test_analyze_db(void **state)
 
 	run_ucval(jargs, &r);
 	assert_int_equal(r.status, 1);
-	assert_int_equal(db_count(db, "SELECT count(*) FROM traces"), 4);
+	assert_int_equal(db_count(db, "SELECT count(*) FROM traces"), 5);
 	assert_int_equal(db_count(db, "SELECT count(*) FROM mismatches"),
 			 db_count(db, "SELECT sum(n_failed) FROM verdicts"));
+	/* the replaced analyses left no row behind in any table of a trace */
+	assert_int_equal(db_count(db, "SELECT count(*) FROM sqlite_master m, pragma_table_info(m.name) c"
+				  " WHERE m.type = 'table' AND c.name = 'trace_id' AND m.name != 'traces'"), 10);
+	orphans(db);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
 }
