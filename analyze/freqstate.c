@@ -379,19 +379,9 @@ bool an_fq_policy_usable(const struct an_freq_policy *p)
 	return p && p->is_usable;
 }
 
-/**
- * an_fq_policy_observed() - the policy's observed frequency
- * @r: replay
- * @p: the policy
- * @khz: the latest cpu_frequency (or devlib marker) of any of its CPUs
- *
- * A policy has one clock (S1): the kthread (S26) and 5.3+ fast switches
- * (S25) report it once per CPU, older fast switches for one CPU only.
- *
- * Return: false while none of its CPUs has reported a frequency.
- */
-bool an_fq_policy_observed(const struct an_replay *r, const struct an_freq_policy *p,
-			   unsigned int *khz)
+/* an_fq_policy_observed() without the memo of an observer call */
+static bool policy_observed(const struct an_replay *r, const struct an_freq_policy *p,
+			    unsigned int *khz)
 {
 	const struct an_cpu *best = NULL;
 
@@ -407,20 +397,8 @@ bool an_fq_policy_observed(const struct an_replay *r, const struct an_freq_polic
 	return true;
 }
 
-/**
- * an_fq_policy_busy() - whether a CPU of the policy runs a task (its tick runs)
- * and the grace must count on that tick
- * @r: replay
- * @p: the policy
- *
- * A CPU whose evaluations the trace shows (an_cpu.has_eval_events) is not
- * counted: each of its evaluations is an event, and an emulated CPU can go
- * 40 ms without a tick (make check-kernel, a host deschedules vCPUs).
- *
- * Return: true when a CPU whose runqueue is known runs a task other than
- * idle and its evaluations are not in the trace.
- */
-bool an_fq_policy_busy(const struct an_replay *r, const struct an_freq_policy *p)
+/* an_fq_policy_busy() without the memo of an observer call */
+static bool policy_busy(const struct an_replay *r, const struct an_freq_policy *p)
 {
 	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
 		const struct an_cpu *c = an_replay_cpu(r, p->su.cpu[i]);
@@ -519,15 +497,8 @@ bool an_fq_policy_applied(const struct an_replay *r, const struct an_freq_policy
 	return false;
 }
 
-/**
- * an_fq_policy_evaluated() - whether the current event is a scheduler event
- * of a CPU of the policy (S2; call after the model)
- * @r: replay
- * @p: the policy
- *
- * Return: true or false.
- */
-bool an_fq_policy_evaluated(const struct an_replay *r, const struct an_freq_policy *p)
+/* an_fq_policy_evaluated() without the memo of an observer call */
+static bool policy_evaluated(const struct an_replay *r, const struct an_freq_policy *p)
 {
 	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
 		const struct an_cpu *c = an_replay_cpu(r, p->su.cpu[i]);
@@ -560,21 +531,9 @@ static bool is_local_event(enum an_event_type type)
 	}
 }
 
-/**
- * an_fq_policy_touched() - whether the current event may change what the
- * frequency checks compute for the policy (call after the model)
- * @r: replay
- * @p: the policy
- * @ev: the event
- *
- * Scheduler and util events touch the CPUs they evaluate or whose rq clamps
- * they change, cpu_frequency its CPU; anything else (markers, requests,
- * limits, exits, lost events) touches every policy.
- *
- * Return: true or false.
- */
-bool an_fq_policy_touched(const struct an_replay *r, const struct an_freq_policy *p,
-			  const struct an_event *ev)
+/* an_fq_policy_touched() without the memo of an observer call */
+static bool policy_touched(const struct an_replay *r, const struct an_freq_policy *p,
+			   const struct an_event *ev)
 {
 	if (!is_local_event(ev->type) || r->step.nr_issues || r->step.is_reset ||
 	    r->step.is_limits_changed)
@@ -591,6 +550,100 @@ bool an_fq_policy_touched(const struct an_replay *r, const struct an_freq_policy
 			return true;
 	}
 	return false;
+}
+
+/*
+ * The policy-wide answers of this observer call: the three frequency checks
+ * ask the same ones (the replay's state cannot change within a call).
+ */
+static struct an_fq_pol_memo *pol_memo(const struct an_replay *r, const struct an_freq_policy *p)
+{
+	struct an_fq_pol_memo *m = &r->fq_pol[p - r->policy];
+
+	if (!r->phase || m->phase != r->phase) {
+		m->is_evaluated = policy_evaluated(r, p);
+		m->is_busy = policy_busy(r, p);
+		m->has_obs = policy_observed(r, p, &m->obs_khz);
+		m->phase = r->phase;
+	}
+	return m;
+}
+
+/**
+ * an_fq_policy_observed() - the policy's observed frequency
+ * @r: replay
+ * @p: the policy
+ * @khz: the latest cpu_frequency (or devlib marker) of any of its CPUs
+ *
+ * A policy has one clock (S1): the kthread (S26) and 5.3+ fast switches
+ * (S25) report it once per CPU, older fast switches for one CPU only.
+ *
+ * Return: false while none of its CPUs has reported a frequency.
+ */
+bool an_fq_policy_observed(const struct an_replay *r, const struct an_freq_policy *p,
+			   unsigned int *khz)
+{
+	const struct an_fq_pol_memo *m = pol_memo(r, p);
+
+	if (m->has_obs)
+		*khz = m->obs_khz;
+	return m->has_obs;
+}
+
+/**
+ * an_fq_policy_busy() - whether a CPU of the policy runs a task (its tick runs)
+ * and the grace must count on that tick
+ * @r: replay
+ * @p: the policy
+ *
+ * A CPU whose evaluations the trace shows (an_cpu.has_eval_events) is not
+ * counted: each of its evaluations is an event, and an emulated CPU can go
+ * 40 ms without a tick (make check-kernel, a host deschedules vCPUs).
+ *
+ * Return: true when a CPU whose runqueue is known runs a task other than
+ * idle and its evaluations are not in the trace.
+ */
+bool an_fq_policy_busy(const struct an_replay *r, const struct an_freq_policy *p)
+{
+	return pol_memo(r, p)->is_busy;
+}
+
+/**
+ * an_fq_policy_evaluated() - whether the current event is a scheduler event
+ * of a CPU of the policy (S2; call after the model)
+ * @r: replay
+ * @p: the policy
+ *
+ * Return: true or false.
+ */
+bool an_fq_policy_evaluated(const struct an_replay *r, const struct an_freq_policy *p)
+{
+	return pol_memo(r, p)->is_evaluated;
+}
+
+/**
+ * an_fq_policy_touched() - whether the current event may change what the
+ * frequency checks compute for the policy (call after the model)
+ * @r: replay
+ * @p: the policy
+ * @ev: the event
+ *
+ * Scheduler and util events touch the CPUs they evaluate or whose rq clamps
+ * they change, cpu_frequency its CPU; anything else (markers, requests,
+ * limits, exits, lost events) touches every policy.
+ *
+ * Return: true or false.
+ */
+bool an_fq_policy_touched(const struct an_replay *r, const struct an_freq_policy *p,
+			  const struct an_event *ev)
+{
+	struct an_fq_pol_memo *m = &r->fq_pol[p - r->policy];
+
+	if (!r->phase || m->touched_phase != r->phase) {
+		m->is_touched = policy_touched(r, p, ev);
+		m->touched_phase = r->phase;
+	}
+	return m->is_touched;
 }
 
 /**

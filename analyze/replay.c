@@ -327,7 +327,8 @@ static int start(struct an_replay *r, struct an_diag *d)
 	r->dirty = an_calloc(nr, sizeof(*r->dirty));
 	r->policy = an_calloc(nr, sizeof(*r->policy));
 	r->fq_in = an_calloc(nr, sizeof(*r->fq_in));
-	if (!r->mcpu || !r->cpu || !r->dirty || !r->policy || !r->fq_in)
+	r->fq_pol = an_calloc(nr, sizeof(*r->fq_pol));
+	if (!r->mcpu || !r->cpu || !r->dirty || !r->policy || !r->fq_in || !r->fq_pol)
 		return an_diag_fail(d, -ENOMEM, "out of memory");
 	err = model_init(&r->sys, &cfg, r->mcpu);
 	if (err)
@@ -513,5 +514,6 @@ void an_replay_free(struct an_replay *r)
 	free(r->dirty);
 	free(r->policy);
 	free(r->fq_in);
+	free(r->fq_pol);
 	free(r);
 }

@@ -299,6 +299,22 @@ struct an_fq_in_memo {
 	struct model_su_cpu_in in;
 };
 
+/*
+ * What the three frequency checks each ask of a policy in one observer
+ * call, asked once: an_fq_policy_evaluated(), _busy(), _observed() (valid
+ * during observer call @phase only) and an_fq_policy_touched() (during
+ * @touched_phase).
+ */
+struct an_fq_pol_memo {
+	uint64_t phase;
+	bool is_evaluated;
+	bool is_busy;
+	bool has_obs;
+	unsigned int obs_khz;
+	uint64_t touched_phase;
+	bool is_touched;
+};
+
 struct an_replay;
 void an_replay_policy_changed(struct an_replay *r, struct an_freq_policy *p);
 
@@ -481,6 +497,7 @@ struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
  * @phase: counts the observer calls (before and after each event, finish):
  *	   the replay's state cannot change within one
  * @fq_in: per CPU, an_fq_cpu_in()'s result and the @phase it was made in
+ * @fq_pol: per policy, the same for the policy-wide questions
  * @nr_cpu_overflow: events naming a CPU beyond @nr_cpus (ignored)
  * @nr_requests: requests applied to the model (markers, uclamp_request, tg)
  * @notes: assumptions made, for the summary ("irq/DL/RT util taken as 0")
@@ -518,6 +535,7 @@ struct an_replay {
 	uint64_t nr_learnt;
 	uint64_t phase;
 	struct an_fq_in_memo *fq_in;
+	struct an_fq_pol_memo *fq_pol;
 	uint64_t nr_cpu_overflow;
 	uint64_t nr_requests;
 	char notes[AN_REPLAY_MAX_NOTES][AN_REPLAY_NOTE_LEN];

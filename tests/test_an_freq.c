@@ -909,11 +909,73 @@ static void test_out_of_memory(void **state)
 	assert_int_equal(err, 0);
 }
 
+/*
+ * The policy-wide answers (an_fq_policy_observed(), _busy(), _evaluated(),
+ * _touched()) are kept for one observer call, since the three frequency
+ * checks each ask them (struct an_fq_pol_memo): asked twice in a call they
+ * agree, and the next call sees the next event. An observer registered
+ * after the checks records them after each event.
+ */
+struct memo_seen {
+	char text[512];
+};
+
+static int memo_observer(void *ctx, struct an_replay *r, const struct an_event *ev,
+			 bool is_after)
+{
+	struct memo_seen *m = ctx;
+	const struct an_freq_policy *p = &r->policy[0];
+	unsigned int khz = 0, again = 0;
+	bool has_obs;
+	size_t len = strlen(m->text);
+
+	if (!is_after || !r->nr_policies || !an_fq_policy_usable(p))
+		return 0;
+	has_obs = an_fq_policy_observed(r, p, &khz);
+	assert_int_equal(an_fq_policy_observed(r, p, &again), has_obs);
+	assert_int_equal(again, khz);
+	snprintf(m->text + len, sizeof(m->text) - len, "%s%u/%d%d%d;",
+		 has_obs ? "" : "-", khz, an_fq_policy_busy(r, p),
+		 an_fq_policy_evaluated(r, p), an_fq_policy_touched(r, p, ev));
+	return 0;
+}
+
+static void test_policy_memo(void **state)
+{
+	static const char text[] = ML61
+		FREQ(0, "10.000100", 500000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+		FREQ(0, "10.002000", 1000000) PELT(0, "10.002500", 300)
+		SW(0, "10.003000", 100, 120, "S", 0, 120);
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	struct memo_seen seen = { "" };
+	struct an_observer obs = { .name = "memo", .event = memo_observer, .ctx = &seen };
+	struct an_results res;
+	struct an_reader *rd;
+	struct an_replay *r;
+	struct an_diag d;
+	struct an_event ev;
+
+	(void)state;
+	assert_non_null(fp);
+	an_results_init(&res, NULL, NULL);
+	assert_int_equal(an_reader_open_stream(fp, "memo", &rd, &d), 0);
+	assert_int_equal(an_replay_new(NULL, &res, &r, &d), 0);
+	assert_int_equal(an_replay_add_observer(r, &obs), 0);
+	while (an_reader_next(rd, &ev, &d) == 1)
+		assert_int_equal(an_replay_event(r, &ev, &d), 0);
+	/* observed kHz / busy, evaluated, touched after each frequency-era event */
+	assert_string_equal(seen.text, "500000/001;500000/111;1000000/101;1000000/111;1000000/011;");
+	an_replay_free(r);
+	an_reader_close(rd);
+	fclose(fp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_policy_memo),
 		cmocka_unit_test(test_no_input),
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_juno),
