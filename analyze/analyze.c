@@ -55,10 +55,7 @@ static bool any_freq_check(const struct an_replay *r)
  * (struct feed): the reader decodes events into batches that the replay
  * takes in order, so reading (libtracecmd or the text parser, and the
  * decoding) overlaps the model and the checks. The reader keeps the
- * calling thread: libtracecmd allocates and frees a record per event, and
- * on another thread glibc's free of those cost 0.4 s on a 4 M-event
- * recording (the atomic fastbin path of a second arena), more than the
- * overlap gained.
+ * calling thread; the replay moves (see FEED_PROBE for when).
  * Each event comes with what the replay needs of it: the reader's return,
  * its diagnostic, the CPU count the reader knew then, and copies of the
  * text name and the print text, which the reader lends only until its next
@@ -68,9 +65,7 @@ static bool any_freq_check(const struct an_replay *r)
  * What crosses between the two CPUs is kept small: the reader decodes into
  * its own event and diagnostic and hands over the event's header and its
  * type's member of the union only (an_alias_type().size, usually a cache
- * line or two of its 448 bytes), the diagnostic only with an error. Whole
- * events and diagnostics in the slots cost more in cache misses than the
- * thread gained on a 4 M-event recording.
+ * line or two of its 448 bytes), the diagnostic only with an error.
  */
 #define FEED_BATCH	1024	/* events a batch */
 #define FEED_BATCHES	4	/* batches in flight: the reader waits beyond */
@@ -142,8 +137,8 @@ static int keep(char **buf, size_t *size, const char *src, size_t len)
 
 /*
  * Wait until @is_ready: spin a while first, since a thread that sleeps must
- * be woken across CPUs, which under emulation costs more than the spin
- * (4 M events: 0.8 s of CPU with sleeping alone). Sleeping follows the
+ * be woken from the other CPU (5 M synthetic events: 4.2 s with the spin,
+ * 4.2 to 4.4 s without; 1 M: 0.88 s, 0.89 to 0.92 s). Sleeping follows the
  * usual pattern: the sleeper counts itself before it checks, the waker
  * changes its counter before it looks for sleepers (all sequentially
  * consistent), so one of them sees the other.

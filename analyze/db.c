@@ -247,7 +247,7 @@ static const char *const stmt_sql[ST_COUNT] = {
  * only (is_ok and expected_khz known), so both columns cover the same span.
  * An open-addressing table: few keys (policies times OPPs), any number of
  * intervals. It used to be an INSERT ... SELECT over freq_intervals, which
- * cost a quarter of the whole database write.
+ * cost about 30 % of the whole database write.
  */
 struct residency_slot {
 	int policy;

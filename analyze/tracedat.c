@@ -200,7 +200,7 @@ static void drop_behind(struct an_tracedat *t, const struct tep_record *rec)
 		 * still holds will not be read again. Given back only while it
 		 * is the same mapping of the file, as found before. Without
 		 * this, each mapping kept its last up to DROP_CHUNK (4 MB then): 8 CPUs,
-		 * 10 M events: 65 MB resident instead of 40.
+		 * 10 M events: 65 MB resident instead of 36.
 		 */
 		if (m->end > m->dropped && find_map(t, m->dropped, &start, &end) &&
 		    start == m->start && end == m->end)
