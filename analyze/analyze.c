@@ -492,6 +492,8 @@ int an_analyze_path(const char *path, const struct an_analyze_opts *opts,
 	err = an_reader_open(path, &rd, d);
 	if (err)
 		return err;
+	if (opts->on_open)
+		opts->on_open(opts->on_open_ctx);
 	info = an_reader_info(rd);
 	snprintf(sum->format, sizeof(sum->format), "%s", info->format_name);
 	sum->file_version = info->file_version;

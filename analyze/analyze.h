@@ -33,6 +33,9 @@ enum an_feed_mode {
 struct an_analyze_opts {
 	struct an_replay_opts replay;
 	enum an_feed_mode feed;
+	/* called once the trace opened, before its first event (may be NULL) */
+	void (*on_open)(void *ctx);
+	void *on_open_ctx;
 	void (*progress)(void *ctx, uint64_t n_events);
 	void *progress_ctx;
 	uint64_t progress_every;

@@ -781,6 +781,30 @@ static int stream_stop(struct stream *s, struct an_diag *d)
 	return err;
 }
 
+/* What an_analyze_opts.on_open needs to start a stream. */
+struct stream_start_ctx {
+	struct cmd_opts *o;
+	const char *path;
+	struct an_db **db;
+	struct trace_run *t;
+	struct stream *s;
+};
+
+/*
+ * The trace opened: start its stream. Not before, so that an unreadable
+ * trace does not even create the database file.
+ */
+static void stream_on_open(void *ctx)
+{
+	struct stream_start_ctx *c = ctx;
+
+	c->s = stream_start(c->o, c->path, c->db);
+	if (c->s) {
+		c->t->series.sink = stream_sink;
+		c->t->series.sink_ctx = c->s;
+	}
+}
+
 /*
  * Analyze one trace into @j (j->t NULL: out of memory, j->err set). With
  * @db (--db, the worker's only trace), its rows stream in as it is read
@@ -791,7 +815,7 @@ static void analyze_trace(struct cmd_opts *o, const char *path, struct job *j,
 {
 	struct trace_run *t = calloc(1, sizeof(*t));
 	struct an_analyze_opts an = o->an;
-	struct stream *s = NULL;
+	struct stream_start_ctx sc = { o, path, db, t, NULL };
 	struct an_diag sd;
 	int err;
 
@@ -807,11 +831,9 @@ static void analyze_trace(struct cmd_opts *o, const char *path, struct job *j,
 	an_series_init(&t->series);
 	if (o->db_path)
 		t->res.series = &t->series;
-	if (db)
-		s = stream_start(o, path, db);
-	if (s) {
-		t->series.sink = stream_sink;
-		t->series.sink_ctx = s;
+	if (db) {
+		an.on_open = stream_on_open;
+		an.on_open_ctx = &sc;
 	}
 	/* tests: UCVAL_FEED=thread or none instead of the timed choice */
 	if (getenv("UCVAL_FEED"))
@@ -825,8 +847,8 @@ static void analyze_trace(struct cmd_opts *o, const char *path, struct job *j,
 	j->err = analyze_and_hash(path, &an, t, &j->d);
 	if (an.progress && t->sum.n_events >= PROGRESS_EVERY)
 		fputc('\n', stderr);
-	if (s) {
-		err = stream_stop(s, &sd);
+	if (sc.s) {
+		err = stream_stop(sc.s, &sd);
 		if (!j->err && err) {
 			j->err = err;
 			j->d = sd;

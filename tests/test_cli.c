@@ -445,6 +445,31 @@ static void test_analyze_feed(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * An unreadable trace leaves no database behind, not even an empty one: a
+ * trace's rows may stream in as it is read (struct stream), but the
+ * database is opened only once the trace has opened.
+ */
+static void test_analyze_db_unreadable(void **state)
+{
+	static struct run r;
+	char dir[] = "/tmp/ucval-cli-bad-XXXXXX", db[64], bad[64], cmd[256];
+	const char *args[] = { "analyze", "--db", db, bad, NULL };
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(db, sizeof(db), "%s/r.db", dir);
+	snprintf(bad, sizeof(bad), "%s/bad.txt", dir);
+	snprintf(cmd, sizeof(cmd), "printf 'not a trace\\n' > '%s'", bad);
+	assert_int_equal(system(cmd), 0);
+	run_ucval(args, &r);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "bad.txt"));
+	assert_int_not_equal(access(db, F_OK), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -452,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_analyze_db),
 		cmocka_unit_test(test_analyze_db_writer),
 		cmocka_unit_test(test_analyze_feed),
+		cmocka_unit_test(test_analyze_db_unreadable),
 	};
 
 	if (!getenv("UCVAL")) {
