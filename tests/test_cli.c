@@ -338,6 +338,18 @@ static void test_analyze_db(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A temporary @dir holding @bad, a file that is no trace, and the path @db. */
+static void make_bad_dir(char *dir, char db[64], char bad[64])
+{
+	char cmd[256];
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(db, 64, "%s/r.db", dir);
+	snprintf(bad, 64, "%s/bad.txt", dir);
+	snprintf(cmd, sizeof(cmd), "printf 'not a trace\\n' > '%s'", bad);
+	assert_int_equal(system(cmd), 0);
+}
+
 /*
  * --db with several traces: a worker's writes run in a thread of their own
  * while it analyzes the next trace (cmd_analyze.c, struct writer). Every
@@ -360,11 +372,7 @@ static void test_analyze_db_writer(void **state)
 	const char *at;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(db, sizeof(db), "%s/r.db", dir);
-	snprintf(bad, sizeof(bad), "%s/bad.txt", dir);
-	snprintf(cmd, sizeof(cmd), "printf 'not a trace\\n' > '%s'", bad);
-	assert_int_equal(system(cmd), 0);
+	make_bad_dir(dir, db, bad);
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		args[n++] = paths[i];
 		if (i == 2)
@@ -457,11 +465,7 @@ static void test_analyze_db_unreadable(void **state)
 	const char *args[] = { "analyze", "--db", db, bad, NULL };
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(db, sizeof(db), "%s/r.db", dir);
-	snprintf(bad, sizeof(bad), "%s/bad.txt", dir);
-	snprintf(cmd, sizeof(cmd), "printf 'not a trace\\n' > '%s'", bad);
-	assert_int_equal(system(cmd), 0);
+	make_bad_dir(dir, db, bad);
 	run_ucval(args, &r);
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "bad.txt"));
