@@ -329,12 +329,19 @@ const char *an_alias_field_name(enum an_event_type type, unsigned int i)
  * @ev: event; its type is set, its fields get their defaults, present is 0
  * @type: canonical type
  */
+size_t an_alias_member_size(enum an_event_type type)
+{
+	const struct an_alias_type *t = an_alias_type(type);
+
+	return t->size ? t->size : sizeof(struct an_event) - offsetof(struct an_event, sw);
+}
+
 void an_alias_reset(struct an_event *ev, enum an_event_type type)
 {
 	const struct an_alias_type *t = an_alias_type(type);
 
 	/* the member of this type only: a print event's marker is large */
-	memset(&ev->sw, 0, t->size ? t->size : sizeof(*ev) - offsetof(struct an_event, sw));
+	memset(&ev->sw, 0, an_alias_member_size(type));
 	ev->type = type;
 	ev->present = 0;
 	for (unsigned int i = 0; i < t->nr_fields; i++) {

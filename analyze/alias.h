@@ -100,6 +100,13 @@ enum an_event_type an_alias_lookup(const char *name, size_t len);
 const struct an_alias_type *an_alias_type(enum an_event_type type);
 
 /**
+ * an_alias_member_size() - bytes of the an_event union an event of @type
+ * uses: its member, or the whole union when the type has none of its own
+ * @type: canonical type
+ */
+size_t an_alias_member_size(enum an_event_type type);
+
+/**
  * an_alias_field_index() - which field of @type a raw field name is
  * @type: canonical type
  * @name: raw field name

@@ -14,6 +14,7 @@
 #include "analyze/alias.h"
 #include "analyze/analyze.h"
 #include "analyze/reader.h"
+#include "analyze/vec.h"
 
 #define PROGRESS_EVERY	1000000
 
@@ -121,18 +122,24 @@ struct feed {
 /* Copy @len bytes of @src into *@buf (grown as needed), NUL-terminated. */
 static int keep(char **buf, size_t *size, const char *src, size_t len)
 {
-	if (len + 1 > *size) {
-		size_t want = len + 1 > 2 * *size ? len + 1 : 2 * *size;
-		char *p = realloc(*buf, want);
-
-		if (!p)
-			return -ENOMEM;
-		*buf = p;
-		*size = want;
-	}
+	if (AN_VEC_GROW(*buf, len + 1, *size))
+		return -ENOMEM;
 	memcpy(*buf, src, len);
 	(*buf)[len] = '\0';
 	return 0;
+}
+
+/*
+ * @s says "out of memory": in its own diagnostic when it has one from an
+ * earlier round (dropping the pointer leaked it), else in the feed's.
+ */
+static void slot_nomem(struct feed *f, struct feed_slot *s)
+{
+	s->ret = an_diag_fail(&f->nomem, -ENOMEM, "out of memory");
+	if (s->ed && s->ed != &f->nomem)
+		*s->ed = f->nomem;
+	else
+		s->ed = &f->nomem;
 }
 
 /*
@@ -194,7 +201,6 @@ static bool has_batch(struct feed *f)
 static void read_one(struct feed *f, struct feed_slot *s)
 {
 	struct an_event *ev = &f->rev;
-	const struct an_alias_type *t;
 
 	an_diag_clear(&f->red);
 	s->ret = an_reader_next(f->rd, ev, &f->red);
@@ -202,12 +208,9 @@ static void read_one(struct feed *f, struct feed_slot *s)
 	if (s->ret < 0) {
 		if (!s->ed)
 			s->ed = malloc(sizeof(*s->ed));
-		if (s->ed) {
-			*s->ed = f->red;
-			return;
-		}
-		s->ret = an_diag_fail(&f->nomem, -ENOMEM, "out of memory");
-		s->ed = &f->nomem;
+		if (!s->ed)
+			goto out_nomem;
+		*s->ed = f->red;
 		return;
 	}
 	if (!s->ret)
@@ -222,13 +225,11 @@ static void read_one(struct feed *f, struct feed_slot *s)
 			goto out_nomem;
 		ev->print.text = s->text;
 	}
-	t = an_alias_type(ev->type);
-	s->size = t->size ? offsetof(struct an_event, sw) + t->size : sizeof(*ev);
+	s->size = offsetof(struct an_event, sw) + an_alias_member_size(ev->type);
 	memcpy(s->ev, ev, s->size);
 	return;
 out_nomem:
-	s->ret = an_diag_fail(&f->nomem, -ENOMEM, "out of memory");
-	s->ed = &f->nomem;
+	slot_nomem(f, s);
 }
 
 /* The reader's loop, on the calling thread, until the end or a stop. */
