@@ -146,7 +146,7 @@ FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS   := -std=gnu11 -g -O1 -MMD -MP $(WARN) $(FUZZ_SAN)
 UCVAL_SHARED  ?= $(abspath ../shared)
 # The reader sources only: model/, the checks and the db are not fuzzed here.
-FUZZ_LIB_SRCS := $(addprefix analyze/,alias.c datcheck.c datfile.c datformat.c diag.c error.c event.c \
+FUZZ_LIB_SRCS := $(addprefix analyze/,alias.c datcheck.c datfile.c datformat.c datpages.c diag.c error.c event.c \
 		 malloc.c marker.c reader.c text.c textline.c tracedat.c vec.c)
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_O)/obj/%.o)
 FUZZ_TARGETS  := text marker tracedat

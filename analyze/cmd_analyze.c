@@ -1126,6 +1126,8 @@ int cmd_analyze(int argc, char **argv)
 	if (err)
 		return err > 0 ? UCVAL_EXIT_OK : UCVAL_EXIT_USAGE;
 	an_reader_set_quiet(true);
+	/* UCVAL_DAT=library: libtracecmd's records, the reference path (README) */
+	an_reader_use_libtracecmd(getenv("UCVAL_DAT") && !strcmp(getenv("UCVAL_DAT"), "library"));
 	if (o.json_path && !mkdtemp(json_dir)) {
 		fprintf(stderr, "ucval analyze: cannot create a temporary directory: %s\n",
 			strerror(errno));

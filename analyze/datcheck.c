@@ -48,21 +48,13 @@ enum {
 /* Private but exported by libtracecmd 1.3 (trace-cmd-private.h). */
 bool tracecmd_compress_is_supported(const char *name, const char *version);
 
-/* CPU data of the top instance, checked page by page at the end. */
-struct cpu_range {
-	uint64_t off;
-	uint64_t size;
-	bool is_compressed;
-};
-
 struct dat {
 	struct an_datfile f;
 	bool has_top;		/* v7: the top instance's BUFFER option was seen */
 	bool has_header;	/* v7: a well-formed HEADER_INFO section was seen */
 	unsigned int page_size;
 	unsigned int commit_size;	/* bytes of a page's commit word */
-	struct cpu_range *ranges;
-	size_t nr_ranges, alloc_ranges;
+	size_t alloc_ranges;
 	struct an_datcheck *out;
 };
 
@@ -98,11 +90,15 @@ static const char *mem_str(struct mem *m)
 	return s;
 }
 
-static int add_range(struct dat *t, uint64_t off, uint64_t size, bool is_compressed)
+static int add_range(struct dat *t, int cpu, uint64_t off, uint64_t size, bool is_compressed)
 {
-	if (AN_VEC_GROW(t->ranges, t->nr_ranges + 1, t->alloc_ranges))
+	struct an_datcheck *o = t->out;
+
+	if (AN_VEC_GROW(o->ranges, o->nr_ranges + 1, t->alloc_ranges))
 		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
-	t->ranges[t->nr_ranges++] = (struct cpu_range){ off, size, is_compressed };
+	o->ranges[o->nr_ranges++] = (struct an_datcheck_range){
+		.cpu = cpu, .off = off, .size = size, .is_compressed = is_compressed,
+	};
 	return 0;
 }
 
@@ -258,7 +254,7 @@ static int check_buffer(struct dat *t, struct mem *m, uint64_t opt_off, int id)
 		err = size ? an_datfile_need(&t->f, off, size,
 					     "CPU data outside the file (truncated?)") : 0;
 		if (!err && size && !*name)
-			err = add_range(t, off, size, is_compressed);
+			err = add_range(t, (int)cpu, off, size, is_compressed);
 		if (err)
 			return err;
 		if ((int)cpu > max_cpu)
@@ -341,6 +337,8 @@ static int check_option(struct dat *t, unsigned int id, const unsigned char *dat
 			return corrupt(t, opt_off, "string option without its NUL");
 		if (id == OPT_UNAME)
 			take_release(t->out, (const char *)data);
+		if (id == OPT_DATE || id == OPT_OFFSET)
+			t->out->has_ts_adjust = true;
 		return 0;
 	case OPT_CPUCOUNT:
 		if (size != 4 || (v = an_datfile_num(&t->f, data, 4)) > AN_DATCHECK_MAX_CPUS)
@@ -357,10 +355,13 @@ static int check_option(struct dat *t, unsigned int id, const unsigned char *dat
 	case OPT_GUEST:
 		return an_diag_fail(t->f.d, AN_E_FORMAT,
 				    "host/guest trace.dat (time sync) is not supported");
+	case OPT_TSC2NSEC:
+		t->out->has_ts_adjust = true;
+		return 0;	/* size-checked by the library */
 	default:
 		if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES && t->out->version >= 7)
 			return check_section_ref(t, &m, id);
-		return 0;	/* TRACEID, TSC2NSEC, unknown: size-checked by the library */
+		return 0;	/* TRACEID, unknown: size-checked by the library */
 	}
 }
 
@@ -442,7 +443,7 @@ static int walk_v6(struct dat *t)
 			err = an_datfile_need(&t->f, off, size,
 					      "CPU data outside the file (truncated?)");
 		if (!err && size)
-			err = add_range(t, off, size, false);
+			err = add_range(t, cpu, off, size, false);
 		if (err)
 			return err;
 	}
@@ -577,7 +578,7 @@ static int check_pages_mem(struct dat *t, const unsigned char *buf, size_t len, 
  * and its pages are sane (libtracecmd loads them at open; later chunks fail
  * only the reading, cleanly).
  */
-static int check_cpu(struct dat *t, const struct cpu_range *c)
+static int check_cpu(struct dat *t, const struct an_datcheck_range *c, bool is_align_only)
 {
 	uint64_t p, count, end = c->off + c->size, len, first_zsize = 0;
 	unsigned char hdr[DAT_PAGE_HDR], *chunk;
@@ -586,6 +587,8 @@ static int check_cpu(struct dat *t, const struct cpu_range *c)
 	if (!c->is_compressed) {
 		if (c->off % t->page_size)
 			return corrupt(t, c->off, "CPU data not page aligned");
+		if (is_align_only)
+			return 0;
 		/* libtracecmd loads whole pages: even a short range has a full header */
 		for (p = c->off; p < end; p += t->page_size) {
 			err = an_datfile_pread(&t->f, p, hdr, sizeof(hdr), "truncated page");
@@ -643,15 +646,33 @@ bool an_datcheck_is_magic(const void *buf, size_t len)
 	return len >= DAT_MAGIC_LEN && !memcmp(buf, DAT_MAGIC, DAT_MAGIC_LEN);
 }
 
+/*
+ * Whether datpages.c can read @o's CPU data as libtracecmd would: plain
+ * data, and no option that makes the library move or scale timestamps.
+ */
+static bool suits_pages(const struct an_datcheck *o)
+{
+	for (size_t i = 0; i < o->nr_ranges; i++)
+		if (o->ranges[i].is_compressed)
+			return false;
+	return !o->has_ts_adjust;
+}
+
 /**
  * an_datcheck_run() - walk and check the structure of trace.dat @path
  * @path: file
- * @out: what was learnt
+ * @want_pages: the caller would rather read the CPU data with datpages.c
+ * @out: what was learnt, freed with an_datcheck_free() even on failure
  * @d: diagnostic (offset of the problem) on failure
+ *
+ * The CPU data pages are checked here for libtracecmd, which trusts them;
+ * not when @want_pages and the file suits datpages.c (out->use_pages),
+ * which checks each page as it loads it.
  *
  * Return: 0, a negative errno, AN_E_CORRUPT or AN_E_FORMAT.
  */
-int an_datcheck_run(const char *path, struct an_datcheck *out, struct an_diag *d)
+int an_datcheck_run(const char *path, bool want_pages, struct an_datcheck *out,
+		    struct an_diag *d)
 {
 	struct dat t = { .f = { .fd = -1, .d = d }, .out = out };
 	char version[AN_DATFILE_STR_MAX];
@@ -668,7 +689,7 @@ int an_datcheck_run(const char *path, struct an_datcheck *out, struct an_diag *d
 		err = an_diag_fail(d, -errno, "%s", strerror(errno));
 		goto out_close;
 	}
-	t.f.size = (uint64_t)st.st_size;
+	t.f.size = out->file_size = (uint64_t)st.st_size;
 	t.f.cur.limit = t.f.size;
 	err = an_datfile_rd(&t.f, magic, sizeof(magic), "truncated header");
 	if (!err && !an_datcheck_is_magic(magic, sizeof(magic)))
@@ -690,19 +711,32 @@ int an_datcheck_run(const char *path, struct an_datcheck *out, struct an_diag *d
 	if (err)
 		goto out_close;
 	t.f.is_big = out->is_big_endian = endian;
-	t.commit_size = (unsigned int)long_size;
+	t.commit_size = out->long_size = (unsigned int)long_size;
 	err = an_datfile_rd_num(&t.f, 4, &page, "truncated header");
 	if (!err && (page < DAT_PAGE_MIN || page > DAT_PAGE_MAX || (page & (page - 1))))
 		err = corrupt(&t, t.f.cur.off - 4, "implausible page size");
 	if (err)
 		goto out_close;
-	t.page_size = (unsigned int)page;
+	t.page_size = out->page_size = (unsigned int)page;
 	err = out->version == 6 ? walk_v6(&t) : walk_v7(&t);
-	for (size_t i = 0; !err && i < t.nr_ranges; i++)
-		err = check_cpu(&t, &t.ranges[i]);
+	if (err)
+		goto out_close;
+	out->use_pages = want_pages && suits_pages(out);
+	for (size_t i = 0; !err && i < out->nr_ranges; i++)
+		err = check_cpu(&t, &out->ranges[i], out->use_pages);
 
 out_close:
-	free(t.ranges);
 	close(t.f.fd);
 	return err;
+}
+
+/**
+ * an_datcheck_free() - free what an_datcheck_run() allocated in @chk
+ * @chk: its result
+ */
+void an_datcheck_free(struct an_datcheck *chk)
+{
+	free(chk->ranges);
+	chk->ranges = NULL;
+	chk->nr_ranges = 0;
 }

@@ -11,10 +11,25 @@
 #define UCVAL_ANALYZE_DATCHECK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "analyze/diag.h"
 
 #define AN_DATCHECK_MAX_CPUS 4096	/* more CPU buffers than any machine */
+
+/**
+ * struct an_datcheck_range - one CPU's data of the top instance
+ * @cpu: its CPU number (v6: its place in the CPU table)
+ * @off: file offset
+ * @size: bytes (never 0: empty CPUs are not listed)
+ * @is_compressed: a v7 compressed section (chunks)
+ */
+struct an_datcheck_range {
+	int cpu;
+	uint64_t off;
+	uint64_t size;
+	bool is_compressed;
+};
 
 /**
  * struct an_datcheck - what the header walk learnt
@@ -23,6 +38,14 @@
  * @compression: v7 compression name, "" when none
  * @nr_cpus: CPUs of the top buffer (or the CPUCOUNT option)
  * @kernel_release: release from the UNAME option, "" when absent
+ * @page_size: ring-buffer page size
+ * @long_size: the file header's long size (libtracecmd's page commit word)
+ * @file_size: bytes of the file
+ * @has_ts_adjust: a DATE, OFFSET or TSC2NSEC option: libtracecmd moves or
+ *	scales the timestamps
+ * @use_pages: read the CPU data with datpages.c (see an_datcheck_run())
+ * @ranges: the top instance's CPU data, in file order of the CPU table
+ * @nr_ranges: their number
  */
 struct an_datcheck {
 	int version;
@@ -30,6 +53,13 @@ struct an_datcheck {
 	char compression[16];
 	int nr_cpus;
 	char kernel_release[80];
+	unsigned int page_size;
+	unsigned int long_size;
+	uint64_t file_size;
+	bool has_ts_adjust;
+	bool use_pages;
+	struct an_datcheck_range *ranges;
+	size_t nr_ranges;
 };
 
 /**
@@ -44,13 +74,25 @@ bool an_datcheck_is_magic(const void *buf, size_t len);
 /**
  * an_datcheck_run() - walk and check the structure of trace.dat @path
  * @path: file
- * @out: what was learnt
+ * @want_pages: the caller would rather read the CPU data with datpages.c
+ * @out: what was learnt, freed with an_datcheck_free() even on failure
  * @d: diagnostic (offset of the problem) on failure
+ *
+ * Every CPU data page is checked for libtracecmd, unless @want_pages and
+ * the file is one datpages.c reads as libtracecmd would (out->use_pages):
+ * that reader checks each page as it loads it.
  *
  * Return: 0, a negative errno (cannot read), AN_E_CORRUPT (a size or offset
  * outside the file, a malformed option) or AN_E_FORMAT (version or feature
  * ucval does not read: latency data, host/guest options, event hooks).
  */
-int an_datcheck_run(const char *path, struct an_datcheck *out, struct an_diag *d);
+int an_datcheck_run(const char *path, bool want_pages, struct an_datcheck *out,
+		    struct an_diag *d);
+
+/**
+ * an_datcheck_free() - free what an_datcheck_run() allocated in @chk
+ * @chk: its result
+ */
+void an_datcheck_free(struct an_datcheck *chk);
 
 #endif /* UCVAL_ANALYZE_DATCHECK_H */

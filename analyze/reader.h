@@ -131,4 +131,15 @@ void an_reader_close(struct an_reader *r);
  */
 void an_reader_set_quiet(bool is_quiet);
 
+/**
+ * an_reader_use_libtracecmd() - read every trace.dat with libtracecmd's records
+ * @is_on: true: libtracecmd's tracecmd_read_next_data(), the reference path;
+ *	false (the default): pages read with kbuffer (datpages.h) wherever the
+ *	file suits them (plain data, timestamps the library leaves alone)
+ *
+ * Both give the same records in the same order. A process-wide choice: call
+ * it from main() or a test before any reader opens.
+ */
+void an_reader_use_libtracecmd(bool is_on);
+
 #endif /* UCVAL_ANALYZE_READER_H */

@@ -22,7 +22,9 @@
 
 #include "analyze/alias.h"
 #include "analyze/datcheck.h"
+#include "analyze/datpages.h"
 #include "analyze/malloc.h"
+#include "analyze/reader.h"
 #include "analyze/tracedat.h"
 #include "analyze/vec.h"
 
@@ -79,6 +81,10 @@ struct cpu_map {
 
 struct an_tracedat {
 	struct tracecmd_input *handle;
+	struct an_datcheck chk;
+	struct an_datpages *pages;	/* records read here; NULL: by libtracecmd */
+	unsigned long long *next_off;	/* by CPU: past the last record (libtracecmd path) */
+	size_t alloc_next_off;
 	dev_t dev;			/* the file, to recognise its mappings */
 	ino_t ino;
 	struct cpu_map *map;		/* per CPU, @nr_map of them */
@@ -105,21 +111,32 @@ struct an_tracedat {
  *
  * Return: 0, a negative errno, AN_E_CORRUPT, AN_E_FORMAT or AN_E_LIBRARY.
  */
+static bool use_library;	/* an_reader_use_libtracecmd() */
+
+/* declared in reader.h: the choice is made where readers are opened */
+void an_reader_use_libtracecmd(bool is_on)
+{
+	use_library = is_on;
+}
+
 int an_tracedat_open(const char *path, struct an_reader_info *info,
 		     struct an_tracedat **out, struct an_diag *d)
 {
-	struct an_datcheck chk;
 	struct an_tracedat *t;
 	int err;
 
-	err = an_datcheck_run(path, &chk, d);
-	if (err)
-		return err;
 	t = an_calloc(1, sizeof(*t));
 	if (!t)
 		return an_diag_fail(d, -ENOMEM, "out of memory");
+	err = an_datcheck_run(path, !use_library, &t->chk, d);
+	if (err)
+		goto fail;
 	errno = 0;
-	t->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	/* datpages.c reads the CPU data: the library needs only the headers */
+	if (t->chk.use_pages)
+		t->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	else
+		t->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!t->handle) {
 		err = an_diag_fail(d, AN_E_LIBRARY, "libtracecmd cannot read it%s%s",
 				   errno ? ": " : "", errno ? strerror(errno) : "");
@@ -127,7 +144,11 @@ int an_tracedat_open(const char *path, struct an_reader_info *info,
 	}
 	t->tep = tracecmd_get_tep(t->handle);
 	t->is_swap = tep_is_file_bigendian(t->tep) != tep_is_local_bigendian(t->tep);
-	{
+	if (t->chk.use_pages) {
+		err = an_datpages_open(path, &t->chk, t->tep, &t->pages, d);
+		if (err)
+			goto fail;
+	} else {
 		struct stat st;
 		int n = tep_get_cpus(t->tep);
 
@@ -138,13 +159,13 @@ int an_tracedat_open(const char *path, struct an_reader_info *info,
 			t->ino = st.st_ino;
 		}
 	}
-	info->file_version = chk.version;
-	snprintf(info->compression, sizeof(info->compression), "%s", chk.compression);
+	info->file_version = t->chk.version;
+	snprintf(info->compression, sizeof(info->compression), "%s", t->chk.compression);
 	snprintf(info->kernel_release, sizeof(info->kernel_release), "%s",
-		 chk.kernel_release);
+		 t->chk.kernel_release);
 	info->nr_cpus = tep_get_cpus(t->tep);
 	if (info->nr_cpus <= 0)
-		info->nr_cpus = chk.nr_cpus;
+		info->nr_cpus = t->chk.nr_cpus;
 	*out = t;
 	return 0;
 
@@ -245,13 +266,19 @@ void an_tracedat_close(struct an_tracedat *t)
 	for (size_t i = 0; i < t->alloc_fmts; i++)
 		free(t->fmts[i]);
 	free(t->fmts);
-	if (t->current)
-		tracecmd_free_record(t->current);
-	if (t->held)
-		tracecmd_free_record(t->held);
-	tracecmd_close(t->handle);
+	if (!t->pages) {
+		if (t->current)
+			tracecmd_free_record(t->current);
+		if (t->held)
+			tracecmd_free_record(t->held);
+	}
+	an_datpages_close(t->pages);
+	if (t->handle)
+		tracecmd_close(t->handle);
 	unmap_left(t);
 	free(t->map);
+	free(t->next_off);
+	an_datcheck_free(&t->chk);
 	free(t);
 }
 
@@ -686,6 +713,27 @@ static int decode(struct an_tracedat *t, struct tep_record *rec, struct an_event
 	return err;
 }
 
+/*
+ * A CPU's records must go forward in the file. A bad event length can point
+ * back, and libtracecmd then returns the same records forever (a fuzzed file
+ * did); datpages.c refuses such a record at the same place.
+ */
+static int check_forward(struct an_tracedat *t, const struct tep_record *rec, struct an_diag *d)
+{
+	size_t cpu = (size_t)rec->cpu;
+
+	if (rec->cpu < 0 || cpu >= AN_DATCHECK_MAX_CPUS)
+		return 0;
+	if (AN_VEC_GROW(t->next_off, cpu + 1, t->alloc_next_off))
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	if (t->next_off[cpu] && rec->offset < t->next_off[cpu])
+		return an_diag_fail(d, AN_E_CORRUPT,
+				    "event at offset %llu does not follow the one at %llu "
+				    "(a bad event length)", rec->offset, t->next_off[cpu] - 1);
+	t->next_off[cpu] = rec->offset + 1;
+	return 0;
+}
+
 /**
  * an_tracedat_next() - decode the next record, all CPUs merged by timestamp
  * @t: reader
@@ -697,18 +745,30 @@ static int decode(struct an_tracedat *t, struct tep_record *rec, struct an_event
 int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag *d)
 {
 	struct tep_record *rec;
-	int cpu;
+	int cpu, err;
 
 	if (t->current) {
-		tracecmd_free_record(t->current);
+		if (!t->pages)
+			tracecmd_free_record(t->current);
 		t->current = NULL;
 	}
 	rec = t->held;
 	t->held = NULL;
 	if (!rec) {
-		rec = tracecmd_read_next_data(t->handle, &cpu);
-		if (!rec)
-			return 0;
+		if (t->pages) {
+			err = an_datpages_next(t->pages, &rec, d);
+			if (err <= 0)
+				return err;
+		} else {
+			rec = tracecmd_read_next_data(t->handle, &cpu);
+			if (!rec)
+				return 0;
+			err = check_forward(t, rec, d);
+			if (err) {
+				tracecmd_free_record(rec);
+				return err;
+			}
+		}
 		t->nr_records++;
 		if (rec->missed_events) {
 			memset(ev, 0, sizeof(*ev));
@@ -725,7 +785,8 @@ int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag 
 		}
 	}
 	t->current = rec;
-	drop_behind(t, rec);
+	if (!t->pages)
+		drop_behind(t, rec);
 	d->record = t->nr_records;
 	d->cpu = rec->cpu;
 	return decode(t, rec, ev, d) ?: 1;

@@ -2,8 +2,9 @@
  * tests/test_an_tracedat.c - the trace.dat reader: the Juno trace (figures
  * checked with trace-cmd report), the same trace as trace-cmd report text and
  * as v7 (plain and compressed) decoding to identical events, a synthetic
- * trace.dat built in memory (aliases, lost events, missing fields, UNAME), and
- * truncated or corrupt files.
+ * trace.dat built in memory (aliases, lost events, missing fields, UNAME),
+ * truncated or corrupt files, and the page reader (datpages.c) against
+ * libtracecmd's records.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -370,27 +371,33 @@ static unsigned long mapped_kb(ino_t ino, unsigned int *nr)
 }
 
 /*
- * Memory does not follow the file: libtracecmd maps each CPU's data and
- * never unmaps it; the reader gives back the pages behind each CPU (1 MB
- * steps) and unmaps what the library left at close (analyze/tracedat.c).
- * A 4-CPU trace of about 160 MB, whose CPUs each span several mappings,
- * keeps at most a step, the page in use and the kernel's fault-around
- * (64 kB) a CPU resident: under 4.5 MB; and nothing once closed.
- * Regression: the part of a mapping not yet given back when a CPU's records
- * went on in the next one stayed resident (5.8 MB here; with the 4 MB steps
- * of then, 65 MB for 10 M events on 8 CPUs).
+ * Memory does not follow the file. The default reader (datpages.c) reads
+ * each CPU's pages in chunks of at most 1 MB into its own buffers: the file
+ * is never mapped (libtracecmd reads only its headers then).
+ * libtracecmd's own reader (UCVAL_DAT=library) maps each CPU's data and never
+ * unmaps it; tracedat.c gives back the pages behind each CPU (1 MB steps)
+ * and unmaps what the library left at close. Both on a 4-CPU trace of about
+ * 160 MB, whose CPUs each span several of the library's mappings: at most a
+ * step, the page in use and the kernel's fault-around (64 kB) a CPU
+ * resident, under 4.5 MB; nothing once closed.
+ * Regression (library path): the part of a mapping not yet given back when
+ * a CPU's records went on in the next one stayed resident (5.8 MB here;
+ * with the 4 MB steps of then, 65 MB for 10 M events on 8 CPUs).
  */
 static void test_dat_memory(void **state)
 {
+	static const struct {
+		bool use_library;
+		unsigned int min_maps;	/* mappings of the file at the end, at least */
+		unsigned int max_maps;	/* and at most */
+		unsigned long max_kb;	/* resident kB of them */
+	} paths[] = {
+		{ true, 5, 64, 4 * 1024 + 512 },	/* several mappings a CPU */
+		{ false, 0, 0, 1 },			/* pread(), no mapping */
+	};
 	const char *ucval = getenv("UCVAL");
 	char path[512], cmd[1024];
-	struct an_reader *r;
-	struct an_event ev;
-	struct an_diag d;
 	struct stat st;
-	unsigned long kb;
-	unsigned int nr;
-	int rc;
 
 	(void)state;
 	if (!ucval) {
@@ -403,18 +410,194 @@ static void test_dat_memory(void **state)
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(st.st_size > 120 * 1024 * 1024);
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		struct an_reader *r;
+		struct an_event ev;
+		struct an_diag d;
+		unsigned long kb;
+		unsigned int nr;
+		int rc;
+
+		an_reader_use_libtracecmd(paths[i].use_library);
+		assert_int_equal(an_reader_open(path, &r, &d), 0);
+		an_reader_use_libtracecmd(false);
+		while ((rc = an_reader_next(r, &ev, &d)) != 0)
+			assert_true(rc > 0);
+		kb = mapped_kb(st.st_ino, &nr);
+		printf("# %s: %lld MB file: %lu kB of it resident at the end, %u mappings\n",
+		       paths[i].use_library ? "libtracecmd" : "datpages",
+		       (long long)st.st_size >> 20, kb, nr);
+		assert_in_range(nr, paths[i].min_maps, paths[i].max_maps);
+		assert_true(kb < paths[i].max_kb);
+		an_reader_close(r);
+		kb = mapped_kb(st.st_ino, &nr);
+		assert_int_equal(nr, 0);
+		assert_int_equal(kb, 0);
+	}
+	unlink(path);
+}
+
+/*
+ * @path read by libtracecmd's records and by datpages.c: the same results,
+ * one by one (events, recoverable errors, the end or the error that stops).
+ * Return: the number of events.
+ */
+static unsigned long long compare_paths(const char *path, const char *what)
+{
+	struct an_reader *a, *b;
+	struct an_event ea, eb;
+	struct an_diag da, db;
+	unsigned long long n = 0;
+	char ga[1024], gb[1024];
+
+	an_reader_use_libtracecmd(true);
+	if (an_reader_open(path, &a, &da))
+		fail_msg("%s: libtracecmd: %s", what, da.message);
+	an_reader_use_libtracecmd(false);
+	if (an_reader_open(path, &b, &db))
+		fail_msg("%s: datpages: %s", what, db.message);
+	for (;;) {
+		int ra = an_reader_next(a, &ea, &da), rb = an_reader_next(b, &eb, &db);
+
+		if (ra != rb)
+			fail_msg("%s: item %llu: %d from libtracecmd (%s), %d from datpages (%s)",
+				 what, n, ra, ra < 0 ? da.message : "", rb, rb < 0 ? db.message : "");
+		if (ra < 0) {
+			an_diag_format(&da, ga, sizeof(ga));
+			an_diag_format(&db, gb, sizeof(gb));
+			if (strcmp(ga, gb))
+				fail_msg("%s: item %llu:\n  %s\n  %s", what, n, ga, gb);
+			if (!an_error_is_recoverable(ra))
+				break;
+			continue;
+		}
+		if (!ra)
+			break;
+		n++;
+		canon(&ea, false, ga, sizeof(ga));
+		canon(&eb, false, gb, sizeof(gb));
+		if (ea.type != eb.type || ea.ts_ns != eb.ts_ns || ea.pos != eb.pos || strcmp(ga, gb))
+			fail_msg("%s: event %llu:\n  %llu %llu %s\n  %llu %llu %s", what, n,
+				 (unsigned long long)ea.ts_ns, ea.pos, ga,
+				 (unsigned long long)eb.ts_ns, eb.pos, gb);
+	}
+	assert_int_equal(an_reader_info(a)->nr_lost, an_reader_info(b)->nr_lost);
+	assert_int_equal(an_reader_info(a)->nr_errors, an_reader_info(b)->nr_errors);
+	assert_int_equal(an_reader_info(a)->nr_cpus, an_reader_info(b)->nr_cpus);
+	an_reader_close(a);
+	an_reader_close(b);
+	return n;
+}
+
+/*
+ * datpages.c against libtracecmd, the reference: Juno (6 CPUs, v6 and v7),
+ * the synthetic trace (lost events, bad records, an unknown event) and
+ * ucval synth traces of 4 CPUs, one with lost events, each CPU read in
+ * several chunks.
+ */
+static void test_dat_pages_match_library(void **state)
+{
+	static const struct {
+		const char *what;
+		const char *synth;	/* ucval synth options; NULL: not a synth trace */
+		unsigned long long min_events;
+	} cases[] = {
+		{ "juno", NULL, 3724 },
+		{ "juno v7", NULL, 3724 },
+		{ "synthetic", NULL, 11 },
+		{ "synth 4 CPUs", "--seed 3 --cpus 4 --events 400000", 400000 },
+		{ "synth lost events", "--seed 7 --cpus 4 --events 200000 --fault lost-events",
+		  150000 },
+	};
+	const char *ucval = getenv("UCVAL");
+	char path[1024], juno[1024], cmd[2048];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		bool is_tmp = true;
+
+		if (i < 2 && !an_test_trace(JUNO, juno, sizeof(juno)))
+			continue;
+		if (cases[i].synth && !ucval) {
+			printf("# skip %s: UCVAL (the ucval binary) is not set\n", cases[i].what);
+			continue;
+		}
+		if (i == 1 && !have_trace_cmd())
+			continue;
+		tmp_path(path, sizeof(path), "pages");
+		if (i == 0) {
+			fmt(path, sizeof(path), "%s", juno);
+			is_tmp = false;
+		} else if (i == 1) {
+			fmt(cmd, sizeof(cmd), "convert --file-version 7 --compression none "
+			    "-i '%s' -o '%s'", juno, path);
+			if (!run_trace_cmd(cmd, "/dev/null"))
+				fail_msg("trace-cmd %s failed", cmd);
+		} else if (!cases[i].synth) {
+			struct dw w;
+
+			dw_build(&w, "Linux juno 5.10.0-ucval #1 SMP PREEMPT aarch64");
+			write_file(path, w.p, w.len);
+			free(w.p);
+		} else {
+			fmt(cmd, sizeof(cmd), "'%s' synth -q -o '%s' %s", ucval, path,
+			    cases[i].synth);
+			assert_int_equal(system(cmd), 0);
+		}
+		if (compare_paths(path, cases[i].what) < cases[i].min_events)
+			fail_msg("%s: fewer than %llu events", cases[i].what, cases[i].min_events);
+		if (is_tmp)
+			unlink(path);
+	}
+}
+
+static unsigned char *slurp(const char *path, size_t *len);
+
+/*
+ * A damaged page after good ones: libtracecmd's path refuses the file at
+ * open (every page is checked first); datpages.c checks each page as it
+ * loads it, so the events before it come, then the same diagnostic.
+ */
+static void test_dat_bad_page_later(void **state)
+{
+	const char *ucval = getenv("UCVAL");
+	char path[512], cmd[1024], msg[1024];
+	unsigned char *buf;
+	size_t len, at;
+	struct an_reader *r;
+	struct an_event ev;
+	struct an_diag d;
+	unsigned long long n = 0;
+	int rc;
+
+	(void)state;
+	if (!ucval) {
+		printf("# skip: UCVAL (the ucval binary, for ucval synth) is not set\n");
+		return;
+	}
+	tmp_path(path, sizeof(path), "badpage");
+	snprintf(cmd, sizeof(cmd), "'%s' synth -q -o '%s' --seed 2 --cpus 2 --policies 1 --events 20000",
+		 ucval, path);
+	assert_int_equal(system(cmd), 0);
+	buf = slurp(path, &len);
+	at = len - 4 * DW_PAGE;			/* a page near the end of CPU 0's data */
+	memcpy(buf + at + 8, "\xf0\xff\x00\x00", 4);	/* its commit: 65520 bytes */
+	write_file(path, buf, len);
+	free(buf);
+	fmt(msg, sizeof(msg), "ring-buffer page larger than a page at offset %zu", at);
+
+	an_reader_use_libtracecmd(true);
+	assert_int_equal(an_reader_open(path, &r, &d), AN_E_CORRUPT);
+	an_reader_use_libtracecmd(false);
+	assert_non_null(strstr(d.message, "ring-buffer page larger than a page"));
+
 	assert_int_equal(an_reader_open(path, &r, &d), 0);
-	while ((rc = an_reader_next(r, &ev, &d)) != 0)
-		assert_true(rc > 0);
-	kb = mapped_kb(st.st_ino, &nr);
-	printf("# %lld MB file: %lu kB of it resident at the end, %u mappings\n",
-	       (long long)st.st_size >> 20, kb, nr);
-	assert_true(nr > 4);		/* several mappings a CPU */
-	assert_true(kb < 4 * 1024 + 512);
+	while ((rc = an_reader_next(r, &ev, &d)) > 0)
+		n++;
+	assert_int_equal(rc, AN_E_CORRUPT);
+	assert_string_equal(d.message, msg);
+	assert_true(n > 15000);
 	an_reader_close(r);
-	kb = mapped_kb(st.st_ino, &nr);
-	assert_int_equal(nr, 0);
-	assert_int_equal(kb, 0);
 	unlink(path);
 }
 
@@ -701,6 +884,10 @@ static const struct regression {
 	{ "tracedat-v6-short-cpu-range.dat",
 	  "CPU data shorter than a page header still has its page checked: libtracecmd "
 	  "loads the whole page, failed on its commit and crashed in its cleanup", AN_E_CORRUPT },
+	{ "tracedat-v6-event-goes-back.dat",
+	  "a record whose length points back before the one read last: libtracecmd's "
+	  "reader returned the same records forever (the fuzz corpus, read by both paths); "
+	  "both readers now refuse it where it comes", AN_E_CORRUPT },
 	{ "tracedat-v6-print-fmt-divide.dat",
 	  "divisors of a print format must be fields or non-zero numbers: 'R%C->ret' "
 	  "made libtraceevent divide by zero while parsing", AN_E_CORRUPT },
@@ -709,8 +896,10 @@ static const struct regression {
 static void test_dat_fuzz_regressions(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < ARRAY_SIZE(regressions); i++) {
-		const struct regression *g = &regressions[i];
+	for (size_t i = 0; i < 2 * ARRAY_SIZE(regressions); i++) {
+		/* each file by datpages.c, then by libtracecmd's records */
+		const struct regression *g = &regressions[i % ARRAY_SIZE(regressions)];
+		bool use_library = i >= ARRAY_SIZE(regressions);
 		struct an_reader *r = NULL;
 		struct an_event ev;
 		struct an_diag d;
@@ -718,7 +907,9 @@ static void test_dat_fuzz_regressions(void **state)
 		int rc;
 
 		fmt(path, sizeof(path), "%s/tests/fuzz/regressions/%s", an_test_root(), g->file);
+		an_reader_use_libtracecmd(use_library);
 		rc = an_reader_open(path, &r, &d);
+		an_reader_use_libtracecmd(false);
 		if (rc == 0) {
 			while ((rc = an_reader_next(r, &ev, &d)) != 0 && an_error_is_recoverable(rc))
 				;
@@ -726,8 +917,9 @@ static void test_dat_fuzz_regressions(void **state)
 			rc = rc ? rc : 1;
 		}
 		if (rc != g->want)
-			fail_msg("regression %zu (%s, %s): rc %d want %d (%s)", i, g->file, g->fix,
-				 rc, g->want, d.message);
+			fail_msg("regression %zu (%s, %s, %s): rc %d want %d (%s)", i, g->file,
+				 use_library ? "libtracecmd" : "datpages", g->fix, rc, g->want,
+				 d.message);
 	}
 }
 
@@ -739,6 +931,8 @@ int main(void)
 		cmocka_unit_test(test_dat_juno_as_v7),
 		cmocka_unit_test(test_dat_synthetic),
 		cmocka_unit_test(test_dat_memory),
+		cmocka_unit_test(test_dat_pages_match_library),
+		cmocka_unit_test(test_dat_bad_page_later),
 		cmocka_unit_test(test_dat_synthetic_as_text),
 		cmocka_unit_test(test_dat_truncated),
 		cmocka_unit_test(test_dat_truncated_v7),

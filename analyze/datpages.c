@@ -1,0 +1,290 @@
+/*
+ * analyze/datpages.c - a trace.dat's CPU data, page by page (see datpages.h).
+ *
+ * Why: tracecmd_read_next_data() allocates and frees a record per event and
+ * peeks every CPU through several calls each time; on a 4 M-event recording
+ * that was as much as the whole replay. Here each CPU keeps one record, read
+ * in place from a chunk of its pages.
+ *
+ * The page and event encoding is libtraceevent's kbuffer's business, set up
+ * as libtracecmd sets it (the file header's long size and byte order, the
+ * old format where the header_page says so). This file only finds pages,
+ * checks that a page's data length fits the page before kbuffer reads it,
+ * and that a CPU's records go forward in the file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <kbuffer.h>
+
+#include "analyze/datpages.h"
+#include "analyze/malloc.h"
+
+#define CHUNK_MAX	(1u << 20)	/* bytes one CPU reads at once, at most */
+#define CHUNK_ALL	(8u << 20)	/* the chunks of all CPUs, about */
+#define COMMIT_MASK	((1u << 27) - 1)	/* data bytes in a page's commit word */
+/*
+ * kbuffer reads a page's lost-events count just after its data, which for
+ * a full page is just past the page: zeroed bytes there, not the next page.
+ */
+#define SLACK		8
+
+/* One CPU's data. */
+struct dp_cpu {
+	struct kbuffer *kbuf;
+	int cpu;			/* its number */
+	unsigned char *buf;		/* a chunk of its pages, then SLACK zeroes */
+	uint64_t buf_off;		/* file offset of buf[0] */
+	size_t buf_len;			/* page bytes in buf */
+	uint64_t page_off;		/* file offset of the page kbuf holds */
+	uint64_t next_off;		/* next page to load */
+	uint64_t end;			/* end of the CPU's data */
+	bool has_page;			/* kbuf holds a page */
+	bool has_rec;			/* @rec is the CPU's next record */
+	bool has_last;			/* @last_off is set */
+	bool is_back;			/* @rec is not after @last_off: refused when its turn comes */
+	uint64_t last_off;		/* file offset of the last record handed out */
+	struct tep_record rec;
+};
+
+struct an_datpages {
+	int fd;
+	uint64_t file_size;
+	unsigned int page_size;
+	unsigned int hdr;		/* page header bytes: timestamp, commit word */
+	unsigned int long_size;		/* of the commit word */
+	bool is_big;
+	size_t chunk;			/* bytes a refill reads, whole pages */
+	struct dp_cpu *cpu;
+	size_t nr_cpu;
+	struct dp_cpu *taken;		/* handed out last: step past it next time */
+	bool is_started;
+};
+
+static uint64_t commit_word(const struct an_datpages *p, const unsigned char *page)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = 0; i < p->long_size; i++)
+		v |= (uint64_t)page[8 + (p->is_big ? p->long_size - 1 - i : i)] << (8 * i);
+	return v;
+}
+
+/* Read @len bytes at @off into @buf: all of them, or a diagnostic. */
+static int read_at(struct an_datpages *p, unsigned char *buf, size_t len, uint64_t off,
+		   struct an_diag *d)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(p->fd, buf + got, len - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return an_diag_fail(d, -errno, "reading CPU data at offset %llu: %s",
+					    (unsigned long long)(off + got), strerror(errno));
+		if (!n)
+			return an_diag_fail(d, AN_E_CORRUPT,
+					    "CPU data ends at offset %llu, before its page "
+					    "(the file changed?)", (unsigned long long)(off + got));
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Load @c's next page into its kbuffer. Like libtracecmd, the last page of
+ * a range that does not end on a page boundary is read whole.
+ *
+ * Return: 1, 0 when the CPU has no more pages, or a negative code.
+ */
+static int load_page(struct an_datpages *p, struct dp_cpu *c, struct an_diag *d)
+{
+	uint64_t off = c->next_off, size;
+	const unsigned char *page;
+	int err;
+
+	if (off >= c->end)
+		return 0;
+	if (off < c->buf_off || off + p->page_size > c->buf_off + c->buf_len) {
+		uint64_t want = c->end - off, len;
+
+		want = (want + p->page_size - 1) / p->page_size * p->page_size;
+		if (want > p->chunk)
+			want = p->chunk;
+		/* a page cut by the end of the file reads as zeroes past it */
+		len = off < p->file_size ? p->file_size - off : 0;
+		if (len > want)
+			len = want;
+		c->buf_off = off;
+		c->buf_len = 0;
+		err = read_at(p, c->buf, (size_t)len, off, d);
+		if (err)
+			return err;
+		memset(c->buf + len, 0, (size_t)(want - len) + SLACK);
+		c->buf_len = (size_t)want;
+	}
+	page = c->buf + (off - c->buf_off);
+	size = commit_word(p, page) & COMMIT_MASK;
+	if (size > p->page_size - p->hdr)
+		return an_diag_fail(d, AN_E_CORRUPT,
+				    "ring-buffer page larger than a page at offset %llu",
+				    (unsigned long long)off);
+	c->page_off = off;
+	c->next_off = off + p->page_size;
+	kbuffer_load_subbuffer(c->kbuf, (void *)page);
+	c->has_page = true;
+	return 1;
+}
+
+/*
+ * @c's record at its kbuffer's position, loading pages past empty ones.
+ * Return: 1, 0 when the CPU has no more, or a negative code.
+ */
+static int peek(struct an_datpages *p, struct dp_cpu *c, struct an_diag *d)
+{
+	c->has_rec = false;
+	for (;;) {
+		unsigned long long ts;
+		void *data = c->has_page ? kbuffer_read_event(c->kbuf, &ts) : NULL;
+		int err;
+
+		if (data) {
+			struct tep_record *r = &c->rec;
+
+			r->ts = ts;
+			r->data = data;
+			r->size = kbuffer_event_size(c->kbuf);
+			r->record_size = kbuffer_curr_size(c->kbuf);
+			r->offset = c->page_off + (unsigned long long)kbuffer_curr_offset(c->kbuf);
+			r->missed_events = kbuffer_missed_events(c->kbuf);
+			r->cpu = c->cpu;
+			c->is_back = c->has_last && r->offset <= c->last_off;
+			c->has_rec = true;
+			return 1;
+		}
+		err = load_page(p, c, d);
+		if (err <= 0)
+			return err;
+	}
+}
+
+int an_datpages_open(const char *path, const struct an_datcheck *chk, struct tep_handle *tep,
+		     struct an_datpages **out, struct an_diag *d)
+{
+	enum kbuffer_long_size ls = chk->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
+	enum kbuffer_endian end = chk->is_big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
+	struct an_datpages *p;
+	size_t chunk;
+	int err;
+
+	*out = NULL;
+	p = an_calloc(1, sizeof(*p));
+	if (!p)
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	p->fd = -1;
+	p->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (p->fd < 0) {
+		err = an_diag_fail(d, -errno, "%s", strerror(errno));
+		goto fail;
+	}
+	posix_fadvise(p->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	p->file_size = chk->file_size;
+	p->page_size = chk->page_size;
+	p->long_size = chk->long_size;
+	p->hdr = 8 + chk->long_size;
+	p->is_big = chk->is_big_endian;
+	chunk = chk->nr_ranges ? CHUNK_ALL / chk->nr_ranges : CHUNK_MAX;
+	if (chunk > CHUNK_MAX)
+		chunk = CHUNK_MAX;
+	chunk -= chunk % p->page_size;
+	p->chunk = chunk ? chunk : p->page_size;
+	p->cpu = an_calloc(chk->nr_ranges ? chk->nr_ranges : 1, sizeof(*p->cpu));
+	if (!p->cpu) {
+		err = an_diag_fail(d, -ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < chk->nr_ranges; i++) {
+		struct dp_cpu *c = &p->cpu[p->nr_cpu++];
+
+		c->cpu = chk->ranges[i].cpu;
+		c->next_off = chk->ranges[i].off;
+		c->end = chk->ranges[i].off + chk->ranges[i].size;
+		c->kbuf = kbuffer_alloc(ls, end);
+		c->buf = an_malloc(p->chunk + SLACK);
+		if (!c->kbuf || !c->buf) {
+			err = an_diag_fail(d, -ENOMEM, "out of memory");
+			goto fail;
+		}
+		if (tep_is_old_format(tep))
+			kbuffer_set_old_format(c->kbuf);
+	}
+	*out = p;
+	return 0;
+
+fail:
+	an_datpages_close(p);
+	return err;
+}
+
+int an_datpages_next(struct an_datpages *p, struct tep_record **rec, struct an_diag *d)
+{
+	struct dp_cpu *best = NULL;
+	int err;
+
+	if (p->taken) {
+		struct dp_cpu *c = p->taken;
+
+		p->taken = NULL;
+		c->has_last = true;
+		c->last_off = c->rec.offset;
+		kbuffer_next_event(c->kbuf, NULL);
+		err = peek(p, c, d);
+		if (err < 0)
+			return err;
+	} else if (!p->is_started) {
+		p->is_started = true;
+		for (size_t i = 0; i < p->nr_cpu; i++) {
+			err = peek(p, &p->cpu[i], d);
+			if (err < 0)
+				return err;
+		}
+	}
+	/* as libtracecmd: the earliest, the first CPU slot on a tie */
+	for (size_t i = 0; i < p->nr_cpu; i++) {
+		struct dp_cpu *c = &p->cpu[i];
+
+		if (c->has_rec && (!best || c->rec.ts < best->rec.ts))
+			best = c;
+	}
+	if (!best)
+		return 0;
+	if (best->is_back)
+		return an_diag_fail(d, AN_E_CORRUPT,
+				    "event at offset %llu does not follow the one at %llu "
+				    "(a bad event length)", best->rec.offset,
+				    (unsigned long long)best->last_off);
+	p->taken = best;
+	*rec = &best->rec;
+	return 1;
+}
+
+void an_datpages_close(struct an_datpages *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nr_cpu; i++) {
+		if (p->cpu[i].kbuf)
+			kbuffer_free(p->cpu[i].kbuf);
+		free(p->cpu[i].buf);
+	}
+	free(p->cpu);
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p);
+}
