@@ -131,10 +131,11 @@ static int load_page(struct an_datpages *p, struct dp_cpu *c, struct an_diag *d)
 	}
 	page = c->buf + (off - c->buf_off);
 	size = commit_word(p, page) & COMMIT_MASK;
-	if (size > p->page_size - p->hdr)
-		return an_diag_fail(d, AN_E_CORRUPT,
-				    "ring-buffer page larger than a page at offset %llu",
-				    (unsigned long long)off);
+	if (size > p->page_size - p->hdr) {
+		/* worded as datcheck.c words it for the library path */
+		d->offset = (long long)off;
+		return an_diag_fail(d, AN_E_CORRUPT, "ring-buffer page larger than a page");
+	}
 	c->page_off = off;
 	c->next_off = off + p->page_size;
 	kbuffer_load_subbuffer(c->kbuf, (void *)page);

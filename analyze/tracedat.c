@@ -47,6 +47,16 @@ struct num_field {
 	bool is_signed;
 };
 
+/*
+ * A text field of a format with a short way (decode_text()): a task name in
+ * a fixed array, or prev_state's number turned into its letters.
+ */
+struct text_field {
+	enum an_field_kind kind;	/* AN_FK_COMM or AN_FK_STATE; 0: none */
+	size_t dst;			/* offset in struct an_event */
+	unsigned int off, size;		/* in the record */
+};
+
 /* One event format, resolved on its first record. */
 struct fmt {
 	struct tep_event *event;
@@ -55,8 +65,11 @@ struct fmt {
 	struct an_state_bits state_bits;	/* sched_switch only */
 	struct num_field num[AN_ALIAS_MAX_FIELDS];	/* the plain numbers */
 	unsigned int nr_num;
-	uint32_t other;			/* rows decoded by decode_field() */
+	uint32_t other;			/* rows decoded by decode_text() or decode_field() */
+	struct text_field text[AN_ALIAS_MAX_FIELDS];	/* by row */
 	uint32_t required;		/* rows an_alias_check() requires */
+	struct an_event blank;		/* after an_alias_reset(): copied for each record */
+	size_t blank_len;		/* bytes of its member */
 };
 
 /*
@@ -402,8 +415,9 @@ static void resolve_state_bits(struct fmt *f)
 /* The cached format of event @id, resolved on first use. */
 /*
  * Sort @f's fields: a number of 1, 2, 4 or 8 bytes at a fixed offset goes to
- * decode_num(); strings, prev_state and anything odd to decode_field(),
- * which also words every error.
+ * decode_num(), a task name in a fixed array and prev_state to decode_text();
+ * other strings and anything odd to decode_field(), which also words every
+ * error. And keep the event as an_alias_reset() leaves it.
  */
 static void plan_fields(struct fmt *f)
 {
@@ -427,8 +441,19 @@ static void plan_fields(struct fmt *f)
 			};
 		} else {
 			f->other |= UINT32_C(1) << i;
+			if (tf->flags & TEP_FIELD_IS_DYNAMIC || tf->offset < 0)
+				continue;
+			if ((af->kind == AN_FK_COMM && tf->size > 0) ||
+			    (af->kind == AN_FK_STATE &&
+			     (tf->size == 1 || tf->size == 2 || tf->size == 4 || tf->size == 8)))
+				f->text[i] = (struct text_field){
+					.kind = af->kind, .dst = af->offset,
+					.off = (unsigned int)tf->offset, .size = (unsigned int)tf->size,
+				};
 		}
 	}
+	an_alias_reset(&f->blank, f->type);
+	f->blank_len = an_alias_member_size(f->type);
 }
 
 static int get_fmt(struct an_tracedat *t, int id, struct fmt **out, struct an_diag *d)
@@ -636,6 +661,36 @@ static int decode_num(const struct an_tracedat *t, const struct num_field *n,
 }
 
 /*
+ * A text field planned in plan_fields(), as decode_field() would store it;
+ * -1 when it is outside the record, for decode_field() to say so.
+ */
+static int decode_text(const struct an_tracedat *t, const struct fmt *f, unsigned int i,
+		       const struct tep_record *rec, struct an_event *ev)
+{
+	const struct text_field *x = &f->text[i];
+	const unsigned char *src = (const unsigned char *)rec->data + x->off;
+	char *dst = (char *)ev + x->dst;
+
+	if (x->off + x->size > (unsigned int)rec->size)
+		return -1;
+	if (x->kind == AN_FK_COMM) {
+		/* a name longer than AN_COMM_LEN - 1 is cut, as an_alias_set_str() does */
+		size_t len = strnlen((const char *)src, x->size < AN_COMM_LEN - 1 ?
+				     x->size : AN_COMM_LEN - 1);
+
+		memcpy(dst, src, len);
+		dst[len] = '\0';
+	} else {
+		unsigned long long v;
+
+		read_num(t, src, (int)x->size, &v);
+		an_alias_state_str(&f->state_bits, v, dst);
+	}
+	ev->present |= UINT32_C(1) << i;
+	return 0;
+}
+
+/*
  * libtraceevent takes a record's length from the ring buffer unchecked; a
  * damaged one would make the fields extend past its page. The record header
  * (at least RECORD_HEADER_LEN bytes) and the data must end within the page.
@@ -652,8 +707,8 @@ static bool record_fits_page(const struct an_tracedat *t, const struct tep_recor
 	       (unsigned long long)rec->size + RECORD_HEADER_LEN <= end - rec->offset;
 }
 
-static int decode(struct an_tracedat *t, struct tep_record *rec, struct an_event *ev,
-		  struct an_diag *d)
+static int decode_record(struct an_tracedat *t, struct tep_record *rec, struct an_event *ev,
+			 struct fmt **fp, struct an_diag *d)
 {
 	struct fmt *f = NULL;
 	int err;
@@ -672,8 +727,11 @@ static int decode(struct an_tracedat *t, struct tep_record *rec, struct an_event
 	}
 	if (err)
 		return err;
-	an_diag_set_name(d->event, f->event->name, strlen(f->event->name));
-	an_alias_reset(ev, f->type);
+	*fp = f;
+	/* an_alias_reset(), from its result */
+	memcpy(&ev->sw, &f->blank.sw, f->blank_len);
+	ev->type = f->type;
+	ev->present = 0;
 	ev->name = f->event->name;
 	ev->ts_ns = rec->ts;
 	ev->cpu = rec->cpu;
@@ -700,9 +758,13 @@ static int decode(struct an_tracedat *t, struct tep_record *rec, struct an_event
 		}
 	}
 	for (uint32_t other = f->other; other; other &= other - 1) {
-		err = decode_field(t, f, (unsigned int)__builtin_ctz(other), rec, ev, d);
-		if (err)
-			return err;
+		unsigned int i = (unsigned int)__builtin_ctz(other);
+
+		if (!f->text[i].kind || decode_text(t, f, i, rec, ev)) {
+			err = decode_field(t, f, i, rec, ev, d);
+			if (err)
+				return err;
+		}
 	}
 	err = (ev->present & f->required) == f->required ? 0 : an_alias_check(ev, d);
 	if (!err && f->type == AN_EV_PRINT) {
@@ -745,6 +807,7 @@ static int check_forward(struct an_tracedat *t, const struct tep_record *rec, st
 int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag *d)
 {
 	struct tep_record *rec;
+	struct fmt *f = NULL;
 	int cpu, err;
 
 	if (t->current) {
@@ -789,5 +852,8 @@ int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag 
 		drop_behind(t, rec);
 	d->record = t->nr_records;
 	d->cpu = rec->cpu;
-	return decode(t, rec, ev, d) ?: 1;
+	err = decode_record(t, rec, ev, &f, d);
+	if (err && f)
+		an_diag_set_name(d->event, f->event->name, strlen(f->event->name));
+	return err ?: 1;
 }
