@@ -172,6 +172,7 @@ int an_check_task_effective_attach(struct an_replay *r, struct an_diag *d)
 	struct eff_check *k = an_calloc(1, sizeof(*k));
 	struct an_observer obs = {
 		.name = "task_effective", .event = on_event, .finish = on_finish,
+		.skip = AN_OBS_NO_BEFORE,	/* on_event() acts in the other phase only */
 		.free = on_free, .ctx = k,
 	};
 

@@ -142,6 +142,7 @@ int an_check_trace_integrity_attach(struct an_replay *r, struct an_diag *d)
 	struct integ_check *k = an_calloc(1, sizeof(*k));
 	struct an_observer obs = {
 		.name = "trace_integrity", .event = on_event, .finish = on_finish,
+		.skip = AN_OBS_NO_AFTER,	/* on_event() acts in the other phase only */
 		.free = on_free,
 	};
 

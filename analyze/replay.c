@@ -356,12 +356,19 @@ static int start(struct an_replay *r, struct an_diag *d)
 
 int an_replay_add_observer(struct an_replay *r, const struct an_observer *obs)
 {
-	if (AN_VEC_GROW(r->obs, r->nr_obs + 1, r->alloc_obs)) {
+	if (AN_VEC_GROW(r->obs, r->nr_obs + 1, r->alloc_obs) ||
+	    AN_VEC_GROW(r->calls[0], r->nr_calls[0] + 1, r->alloc_calls[0]) ||
+	    AN_VEC_GROW(r->calls[1], r->nr_calls[1] + 1, r->alloc_calls[1])) {
 		if (obs->free)
 			obs->free(obs->ctx);
 		return -ENOMEM;
 	}
 	r->obs[r->nr_obs++] = *obs;
+	/* notify() walks only the observers of its phase */
+	for (int after = 0; after < 2; after++)
+		if (obs->event && !(obs->skip & (after ? AN_OBS_NO_AFTER : AN_OBS_NO_BEFORE)))
+			r->calls[after][r->nr_calls[after]++] =
+				(struct an_obs_call){ .event = obs->event, .ctx = obs->ctx };
 	return 0;
 }
 
@@ -417,13 +424,13 @@ out_free:
 
 static int notify(struct an_replay *r, const struct an_event *ev, bool after)
 {
-	r->phase++;
-	for (size_t i = 0; i < r->nr_obs; i++) {
-		int err;
+	const struct an_obs_call *c = r->calls[after];
+	size_t n = r->nr_calls[after];
 
-		if (!r->obs[i].event)
-			continue;
-		err = r->obs[i].event(r->obs[i].ctx, r, ev, after);
+	r->phase++;
+	for (size_t i = 0; i < n; i++) {
+		int err = c[i].event(c[i].ctx, r, ev, after);
+
 		if (err)
 			return err;
 	}
@@ -507,6 +514,8 @@ void an_replay_free(struct an_replay *r)
 		if (r->obs[i].free)
 			r->obs[i].free(r->obs[i].ctx);
 	free(r->obs);
+	free(r->calls[0]);
+	free(r->calls[1]);
 	an_tasks_free(r->tasks);
 	an_tgroups_free(r->tgroups);
 	free(r->mcpu);

@@ -431,6 +431,8 @@ struct an_replay;
  *	    timestamp: close open windows there. May be NULL.
  * @free: frees @ctx, called by an_replay_free(); may be NULL
  * @ctx: the observer's context
+ * @skip: AN_OBS_NO_BEFORE, AN_OBS_NO_AFTER: @event is not called in that
+ *	  phase (it would return 0 there at once); 0: both
  */
 struct an_observer {
 	const char *name;
@@ -438,6 +440,17 @@ struct an_observer {
 		     bool after_model);
 	void (*finish)(void *ctx, struct an_replay *r, uint64_t end_ns);
 	void (*free)(void *ctx);
+	void *ctx;
+	unsigned int skip;
+};
+
+#define AN_OBS_NO_BEFORE	1u	/* an_observer.skip: not before the model */
+#define AN_OBS_NO_AFTER		2u	/* an_observer.skip: not after the model */
+
+/* An observer's @event and @ctx, in the list of one phase (private). */
+struct an_obs_call {
+	int (*event)(void *ctx, struct an_replay *r, const struct an_event *ev,
+		     bool after_model);
 	void *ctx;
 };
 
@@ -547,6 +560,8 @@ struct an_replay {
 	struct an_walk walk;
 	struct an_observer *obs;
 	size_t nr_obs, alloc_obs;
+	struct an_obs_call *calls[2];	/* by phase: before, after the model */
+	size_t nr_calls[2], alloc_calls[2];
 	int *dirty;			/* CPUs whose step flags must be cleared */
 	unsigned int nr_dirty;
 	char kernel_opt[AN_MARKER_STR_LEN];

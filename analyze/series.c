@@ -436,7 +436,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	struct an_series *s = ctx;
 
 	if (!is_after)
-		return s->err;
+		return s->err;	/* not called: AN_OBS_NO_BEFORE */
 	if (!s->clamp && setup(s, r))
 		fail(s, -ENOMEM);
 	if (s->err)
@@ -524,7 +524,7 @@ static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
 int an_series_attach(struct an_replay *r, struct an_series *s)
 {
 	struct an_observer obs = { .name = "series", .event = on_event, .finish = on_finish,
-				   .ctx = s };
+				   .skip = AN_OBS_NO_BEFORE, .ctx = s };
 
 	return an_replay_add_observer(r, &obs);
 }

@@ -306,6 +306,57 @@ static void test_observer(void **state)
 	fclose(fp);
 }
 
+/*
+ * an_observer.skip: an observer is called in the phases it did not skip,
+ * in the order the observers were added, and finish() whatever it skipped.
+ */
+static void test_observer_skip(void **state)
+{
+	static const char text[] = ML SW(1, "2.000000", 0, "R", 0) WAKE(1, "2.000100", 100)
+		WAKE(1, "2.000200", 100);
+	static const struct {
+		unsigned int skip;
+		int n_before, n_after;	/* calls for the 2 wakeups (the probe counts those) */
+	} rows[] = {
+		{ 0, 2, 2 },
+		{ AN_OBS_NO_BEFORE, 0, 2 },
+		{ AN_OBS_NO_AFTER, 2, 0 },
+		{ AN_OBS_NO_BEFORE | AN_OBS_NO_AFTER, 0, 0 },
+	};
+	struct an_replay_opts opts = { .checks = AN_CHECK_BIT(AN_CHECK_TRACE_INTEGRITY) };
+	struct probe p[ARRAY_SIZE(rows)];
+	FILE *fp = fmemopen((void *)text, sizeof(text) - 1, "r");
+	struct an_reader *rd;
+	struct an_replay *r;
+	struct an_results res;
+	struct an_diag d;
+	struct an_event ev;
+
+	(void)state;
+	memset(p, 0, sizeof(p));
+	an_results_init(&res, NULL, NULL);
+	assert_int_equal(an_reader_open_stream(fp, "skip", &rd, &d), 0);
+	assert_int_equal(an_replay_new(&opts, &res, &r, &d), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct an_observer obs = { .name = "probe", .event = probe_event,
+					   .finish = probe_finish, .ctx = &p[i],
+					   .skip = rows[i].skip };
+
+		assert_int_equal(an_replay_add_observer(r, &obs), 0);
+	}
+	while (an_reader_next(rd, &ev, &d) == 1)
+		assert_int_equal(an_replay_event(r, &ev, &d), 0);
+	assert_int_equal(an_replay_finish(r, 5), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		assert_int_equal(p[i].n_before, rows[i].n_before);
+		assert_int_equal(p[i].n_after, rows[i].n_after);
+		assert_int_equal(p[i].n_finish, 1);
+	}
+	an_replay_free(r);
+	an_reader_close(rd);
+	fclose(fp);
+}
+
 /* ---- checks ---- */
 
 static const struct {
@@ -985,6 +1036,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sched_rows),
 		cmocka_unit_test(test_observer),
+		cmocka_unit_test(test_observer_skip),
 		cmocka_unit_test(test_check_rows),
 		cmocka_unit_test(test_comm_set),
 		cmocka_unit_test(test_checks_option),
