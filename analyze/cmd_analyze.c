@@ -1126,8 +1126,11 @@ int cmd_analyze(int argc, char **argv)
 	if (err)
 		return err > 0 ? UCVAL_EXIT_OK : UCVAL_EXIT_USAGE;
 	an_reader_set_quiet(true);
-	/* UCVAL_DAT=library: libtracecmd's records, the reference path (README) */
-	an_reader_use_libtracecmd(getenv("UCVAL_DAT") && !strcmp(getenv("UCVAL_DAT"), "library"));
+	/* UCVAL_DAT=library or kbuffer: another trace.dat reader (README "Speed") */
+	if (getenv("UCVAL_DAT"))
+		an_reader_set_dat_reader(!strcmp(getenv("UCVAL_DAT"), "library") ? AN_DAT_LIBTRACECMD :
+					 !strcmp(getenv("UCVAL_DAT"), "kbuffer") ? AN_DAT_KBUFFER :
+					 AN_DAT_PAGES);
 	if (o.json_path && !mkdtemp(json_dir)) {
 		fprintf(stderr, "ucval analyze: cannot create a temporary directory: %s\n",
 			strerror(errno));

@@ -6,8 +6,8 @@
  * data, timestamps the library would not move), without a heap record per
  * event: each CPU's pages come in by pread() in chunks, kbuffer walks them,
  * and the CPUs are merged by timestamp as libtracecmd merges them (the
- * lowest CPU slot first on a tie). libtracecmd stays the reference path:
- * UCVAL_DAT=library picks it (tests compare the two).
+ * lowest CPU slot first on a tie). libtracecmd stays the reference path
+ * (an_reader_set_dat_reader(), UCVAL_DAT=library; tests compare them).
  */
 #ifndef UCVAL_ANALYZE_DATPAGES_H
 #define UCVAL_ANALYZE_DATPAGES_H
@@ -27,13 +27,15 @@ struct an_datpages;
  * @chk: what an_datcheck_run() learnt of it, with chk->use_pages. Borrowed
  *	until an_datpages_close().
  * @tep: its event formats (libtracecmd's), for the page format
+ * @may_walk: walk the pages here where the file allows it; false: every page
+ *	through kbuffer
  * @out: the new reader
  * @d: diagnostic on failure
  *
  * Return: 0, a negative errno or AN_E_CORRUPT.
  */
 int an_datpages_open(const char *path, const struct an_datcheck *chk, struct tep_handle *tep,
-		     struct an_datpages **out, struct an_diag *d);
+		     bool may_walk, struct an_datpages **out, struct an_diag *d);
 
 /**
  * an_datpages_next() - the next record of all CPUs, merged by timestamp

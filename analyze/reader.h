@@ -131,15 +131,22 @@ void an_reader_close(struct an_reader *r);
  */
 void an_reader_set_quiet(bool is_quiet);
 
+/* How trace.dat records are read (an_reader_set_dat_reader()). */
+enum an_dat_reader {
+	AN_DAT_PAGES,		/* datpages.c, walking the pages itself where it can */
+	AN_DAT_KBUFFER,		/* datpages.c, every page through libtraceevent's kbuffer */
+	AN_DAT_LIBTRACECMD,	/* tracecmd_read_next_data(): the reference */
+};
+
 /**
- * an_reader_use_libtracecmd() - read every trace.dat with libtracecmd's records
- * @is_on: true: libtracecmd's tracecmd_read_next_data(), the reference path;
- *	false (the default): pages read with kbuffer (datpages.h) wherever the
- *	file suits them (plain data, timestamps the library leaves alone)
+ * an_reader_set_dat_reader() - how every trace.dat is read from now on
+ * @how: AN_DAT_PAGES (the default), AN_DAT_KBUFFER or AN_DAT_LIBTRACECMD
  *
- * Both give the same records in the same order. A process-wide choice: call
- * it from main() or a test before any reader opens.
+ * All three give the same records in the same order; the default is the
+ * fastest, libtracecmd's the reference. Compressed files and files whose
+ * timestamps libtracecmd moves are always read by libtracecmd. A
+ * process-wide choice: call it from main() or a test, before readers open.
  */
-void an_reader_use_libtracecmd(bool is_on);
+void an_reader_set_dat_reader(enum an_dat_reader how);
 
 #endif /* UCVAL_ANALYZE_READER_H */

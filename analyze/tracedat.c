@@ -124,12 +124,12 @@ struct an_tracedat {
  *
  * Return: 0, a negative errno, AN_E_CORRUPT, AN_E_FORMAT or AN_E_LIBRARY.
  */
-static bool use_library;	/* an_reader_use_libtracecmd() */
+static enum an_dat_reader dat_reader;	/* an_reader_set_dat_reader() */
 
 /* declared in reader.h: the choice is made where readers are opened */
-void an_reader_use_libtracecmd(bool is_on)
+void an_reader_set_dat_reader(enum an_dat_reader how)
 {
-	use_library = is_on;
+	dat_reader = how;
 }
 
 int an_tracedat_open(const char *path, struct an_reader_info *info,
@@ -141,7 +141,7 @@ int an_tracedat_open(const char *path, struct an_reader_info *info,
 	t = an_calloc(1, sizeof(*t));
 	if (!t)
 		return an_diag_fail(d, -ENOMEM, "out of memory");
-	err = an_datcheck_run(path, !use_library, &t->chk, d);
+	err = an_datcheck_run(path, dat_reader != AN_DAT_LIBTRACECMD, &t->chk, d);
 	if (err)
 		goto fail;
 	errno = 0;
@@ -158,7 +158,7 @@ int an_tracedat_open(const char *path, struct an_reader_info *info,
 	t->tep = tracecmd_get_tep(t->handle);
 	t->is_swap = tep_is_file_bigendian(t->tep) != tep_is_local_bigendian(t->tep);
 	if (t->chk.use_pages) {
-		err = an_datpages_open(path, &t->chk, t->tep, &t->pages, d);
+		err = an_datpages_open(path, &t->chk, t->tep, dat_reader == AN_DAT_PAGES, &t->pages, d);
 		if (err)
 			goto fail;
 	} else {

@@ -281,11 +281,14 @@ static inline void dw_page(struct dw *w, void (*fill)(struct dw *), uint64_t los
 }
 
 /**
- * dw_build() - the synthetic trace.dat
+ * dw_build_pages() - the synthetic trace.dat with another page for CPU 1
  * @w: output, w->p to be freed by the caller
  * @uname: UNAME option text, or NULL for none
+ * @fill1: writes CPU 1's records (dw_page_cpu1 in dw_build())
+ * @lost1: events lost before CPU 1's page, 0 for none
  */
-static inline void dw_build(struct dw *w, const char *uname)
+static inline void dw_build_pages(struct dw *w, const char *uname, void (*fill1)(struct dw *),
+				  uint64_t lost1)
 {
 	static const char *const sched[] = { dw_fmt_switch, dw_fmt_wakeup, dw_fmt_load, NULL };
 	static const char *const other[] = { dw_fmt_util_cfs, dw_fmt_sugov, dw_fmt_request,
@@ -336,7 +339,7 @@ static inline void dw_build(struct dw *w, const char *uname)
 	dw_zero(w, (DW_PAGE - w->len % DW_PAGE) % DW_PAGE);
 	data = w->len;
 	dw_page(w, dw_page_cpu0, 0);
-	dw_page(w, dw_page_cpu1, 42);
+	dw_page(w, fill1, lost1);
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		uint64_t v[2] = { data + cpu * DW_PAGE, DW_PAGE };
 
@@ -344,6 +347,16 @@ static inline void dw_build(struct dw *w, const char *uname)
 			for (unsigned int i = 0; i < 8; i++)
 				w->p[table + cpu * 16 + k * 8 + i] = (unsigned char)(v[k] >> (8 * i));
 	}
+}
+
+/**
+ * dw_build() - the synthetic trace.dat
+ * @w: output, w->p to be freed by the caller
+ * @uname: UNAME option text, or NULL for none
+ */
+static inline void dw_build(struct dw *w, const char *uname)
+{
+	dw_build_pages(w, uname, dw_page_cpu1, 42);
 }
 
 #endif /* UCVAL_TESTS_AN_DATWRITER_H */

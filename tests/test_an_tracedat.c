@@ -387,13 +387,13 @@ static unsigned long mapped_kb(ino_t ino, unsigned int *nr)
 static void test_dat_memory(void **state)
 {
 	static const struct {
-		bool use_library;
+		enum an_dat_reader how;
 		unsigned int min_maps;	/* mappings of the file at the end, at least */
 		unsigned int max_maps;	/* and at most */
 		unsigned long max_kb;	/* resident kB of them */
 	} paths[] = {
-		{ true, 5, 64, 4 * 1024 + 512 },	/* several mappings a CPU */
-		{ false, 0, 0, 1 },			/* pread(), no mapping */
+		{ AN_DAT_LIBTRACECMD, 5, 64, 4 * 1024 + 512 },	/* several mappings a CPU */
+		{ AN_DAT_PAGES, 0, 0, 1 },			/* pread(), no mapping */
 	};
 	const char *ucval = getenv("UCVAL");
 	char path[512], cmd[1024];
@@ -418,14 +418,14 @@ static void test_dat_memory(void **state)
 		unsigned int nr;
 		int rc;
 
-		an_reader_use_libtracecmd(paths[i].use_library);
+		an_reader_set_dat_reader(paths[i].how);
 		assert_int_equal(an_reader_open(path, &r, &d), 0);
-		an_reader_use_libtracecmd(false);
+		an_reader_set_dat_reader(AN_DAT_PAGES);
 		while ((rc = an_reader_next(r, &ev, &d)) != 0)
 			assert_true(rc > 0);
 		kb = mapped_kb(st.st_ino, &nr);
 		printf("# %s: %lld MB file: %lu kB of it resident at the end, %u mappings\n",
-		       paths[i].use_library ? "libtracecmd" : "datpages",
+		       paths[i].how == AN_DAT_LIBTRACECMD ? "libtracecmd" : "datpages",
 		       (long long)st.st_size >> 20, kb, nr);
 		assert_in_range(nr, paths[i].min_maps, paths[i].max_maps);
 		assert_true(kb < paths[i].max_kb);
@@ -438,35 +438,39 @@ static void test_dat_memory(void **state)
 }
 
 /*
- * @path read by libtracecmd's records and by datpages.c: the same results,
- * one by one (events, recoverable errors, the end or the error that stops).
- * Return: the number of events.
+ * @path read by libtracecmd's records and by datpages.c @how: the same
+ * results, one by one (events, recoverable errors, the end or the error that
+ * stops). Return: the number of events.
  */
-static unsigned long long compare_paths(const char *path, const char *what)
+static unsigned long long compare_reader(const char *path, const char *what,
+					 enum an_dat_reader how)
 {
+	const char *name = how == AN_DAT_KBUFFER ? "datpages (kbuffer)" : "datpages";
 	struct an_reader *a, *b;
 	struct an_event ea, eb;
 	struct an_diag da, db;
 	unsigned long long n = 0;
 	char ga[1024], gb[1024];
 
-	an_reader_use_libtracecmd(true);
+	an_reader_set_dat_reader(AN_DAT_LIBTRACECMD);
 	if (an_reader_open(path, &a, &da))
 		fail_msg("%s: libtracecmd: %s", what, da.message);
-	an_reader_use_libtracecmd(false);
+	an_reader_set_dat_reader(how);
 	if (an_reader_open(path, &b, &db))
-		fail_msg("%s: datpages: %s", what, db.message);
+		fail_msg("%s: %s: %s", what, name, db.message);
+	an_reader_set_dat_reader(AN_DAT_PAGES);
 	for (;;) {
 		int ra = an_reader_next(a, &ea, &da), rb = an_reader_next(b, &eb, &db);
 
 		if (ra != rb)
-			fail_msg("%s: item %llu: %d from libtracecmd (%s), %d from datpages (%s)",
-				 what, n, ra, ra < 0 ? da.message : "", rb, rb < 0 ? db.message : "");
+			fail_msg("%s: item %llu: %d from libtracecmd (%s), %d from %s (%s)",
+				 what, n, ra, ra < 0 ? da.message : "", rb, name,
+				 rb < 0 ? db.message : "");
 		if (ra < 0) {
 			an_diag_format(&da, ga, sizeof(ga));
 			an_diag_format(&db, gb, sizeof(gb));
 			if (strcmp(ga, gb))
-				fail_msg("%s: item %llu:\n  %s\n  %s", what, n, ga, gb);
+				fail_msg("%s: %s: item %llu:\n  %s\n  %s", what, name, n, ga, gb);
 			if (!an_error_is_recoverable(ra))
 				break;
 			continue;
@@ -477,11 +481,12 @@ static unsigned long long compare_paths(const char *path, const char *what)
 		canon(&ea, false, ga, sizeof(ga));
 		canon(&eb, false, gb, sizeof(gb));
 		if (ea.type != eb.type || ea.ts_ns != eb.ts_ns || ea.pos != eb.pos || strcmp(ga, gb))
-			fail_msg("%s: event %llu:\n  %llu %llu %s\n  %llu %llu %s", what, n,
-				 (unsigned long long)ea.ts_ns, ea.pos, ga,
+			fail_msg("%s: %s: event %llu:\n  %llu %llu %s\n  %llu %llu %s", what, name,
+				 n, (unsigned long long)ea.ts_ns, ea.pos, ga,
 				 (unsigned long long)eb.ts_ns, eb.pos, gb);
 	}
 	assert_int_equal(an_reader_info(a)->nr_lost, an_reader_info(b)->nr_lost);
+	assert_int_equal(an_reader_info(a)->nr_lost_unknown, an_reader_info(b)->nr_lost_unknown);
 	assert_int_equal(an_reader_info(a)->nr_errors, an_reader_info(b)->nr_errors);
 	assert_int_equal(an_reader_info(a)->nr_cpus, an_reader_info(b)->nr_cpus);
 	an_reader_close(a);
@@ -489,8 +494,114 @@ static unsigned long long compare_paths(const char *path, const char *what)
 	return n;
 }
 
+/* Both ways of datpages.c against libtracecmd; the number of events. */
+static unsigned long long compare_paths(const char *path, const char *what)
+{
+	unsigned long long n = compare_reader(path, what, AN_DAT_KBUFFER);
+
+	assert_int_equal(compare_reader(path, what, AN_DAT_PAGES), n);
+	return n;
+}
+
 /*
- * datpages.c against libtracecmd, the reference: Juno (6 CPUs, v6 and v7),
+ * A page of CPU 1 with every kind of ring-buffer event: a time extend first
+ * (so the page's lost events are not on its first event: kbuffer then
+ * reports none), a record, padding, a record too long for type_len (type 0),
+ * an absolute time stamp (datpages.c hands the page to kbuffer there) and a
+ * record after it.
+ */
+#define KINDS_STAMP_NS	(DW_BASE_TS + 7000000000ULL)	/* the absolute time stamp */
+
+static void kinds_header(struct dw *w, unsigned int type, uint64_t delta, uint32_t array0)
+{
+	dw_num(w, type | ((delta & ((1u << 27) - 1)) << 5), 4);
+	dw_num(w, array0, 4);
+}
+
+static void kinds_idle(struct dw_rec *r, unsigned int state)
+{
+	rec_common(r, 302, 0);
+	rec_num(r, state, 4);
+	rec_num(r, 1, 4);
+}
+
+static void dw_page_kinds(struct dw *w)
+{
+	struct dw_rec r;
+	uint64_t extend = 3ULL << 27;		/* 0.4 s */
+
+	kinds_header(w, 30, extend, (uint32_t)(extend >> 27));
+	kinds_idle(&r, 1);
+	page_add(w, &r, 10);
+	kinds_header(w, 29, 0, 8);		/* padding: 8 bytes after its length word */
+	dw_zero(w, 4);
+	kinds_idle(&r, 2);
+	dw_num(w, 0 | (20u << 5), 4);		/* type 0: the length word, then the record */
+	dw_num(w, r.len + 4, 4);
+	dw_put(w, r.b, r.len);
+	kinds_header(w, 31, KINDS_STAMP_NS, (uint32_t)(KINDS_STAMP_NS >> 27));
+	kinds_idle(&r, 3);
+	page_add(w, &r, 30);
+}
+
+/* Every kind of ring-buffer event: the three readers agree, and on these. */
+static void test_dat_event_kinds(void **state)
+{
+	static const char *const want[] = {
+		"1000000100 sched_switch", "1000000200 sched_switch", "1000000300 print",
+		"ERR", "1000000500 sched_load_cfs_rq", "1000000600 lisa__uclamp_util_cfs",
+		"1000000700 sugov_util_update", "1000000800 uclamp_request", "1000000900 foo_bar",
+		/* base + the 0.4 s extend + 10 ns; + 20 ns; the stamp + 30 ns */
+		"1402653194 cpu_idle state=1", "1402653214 cpu_idle state=2",
+		"8000000030 cpu_idle state=3",
+	};
+	static const enum an_dat_reader how[] = {
+		AN_DAT_LIBTRACECMD, AN_DAT_KBUFFER, AN_DAT_PAGES,
+	};
+	char path[512], got[256];
+	struct dw w;
+
+	(void)state;
+	dw_build_pages(&w, NULL, dw_page_kinds, 42);
+	tmp_path(path, sizeof(path), "kinds");
+	write_file(path, w.p, w.len);
+	free(w.p);
+	compare_paths(path, "event kinds");
+	for (size_t h = 0; h < ARRAY_SIZE(how); h++) {
+		struct an_reader *r;
+		struct an_event ev;
+		struct an_diag d;
+		size_t n = 0;
+		int rc;
+
+		an_reader_set_dat_reader(how[h]);
+		assert_int_equal(an_reader_open(path, &r, &d), 0);
+		an_reader_set_dat_reader(AN_DAT_PAGES);
+		while ((rc = an_reader_next(r, &ev, &d)) != 0) {
+			if (rc < 0)
+				snprintf(got, sizeof(got), "ERR");
+			else if (ev.type == AN_EV_CPU_IDLE)
+				snprintf(got, sizeof(got), "%llu %s state=%u",
+					 (unsigned long long)ev.ts_ns, ev.name, ev.idle.state);
+			else
+				snprintf(got, sizeof(got), "%llu %s",
+					 (unsigned long long)ev.ts_ns, ev.name);
+			if (n >= ARRAY_SIZE(want) || strcmp(got, want[n]))
+				fail_msg("reader %zu, item %zu: '%s' want '%s'", h, n, got,
+					 n < ARRAY_SIZE(want) ? want[n] : "(end)");
+			n++;
+		}
+		assert_int_equal(n, ARRAY_SIZE(want));
+		/* the lost events of the page are not on its first event */
+		assert_int_equal(an_reader_info(r)->nr_lost + an_reader_info(r)->nr_lost_unknown, 0);
+		an_reader_close(r);
+	}
+	unlink(path);
+}
+
+/*
+ * datpages.c, walking pages itself and through kbuffer, against
+ * libtracecmd, the reference: Juno (6 CPUs, v6 and v7),
  * the synthetic trace (lost events, bad records, an unknown event) and
  * ucval synth traces of 4 CPUs, one with lost events, each CPU read in
  * several chunks.
@@ -585,9 +696,9 @@ static void test_dat_bad_page_later(void **state)
 	write_file(path, buf, len);
 	free(buf);
 
-	an_reader_use_libtracecmd(true);
+	an_reader_set_dat_reader(AN_DAT_LIBTRACECMD);
 	assert_int_equal(an_reader_open(path, &r, &d), AN_E_CORRUPT);
-	an_reader_use_libtracecmd(false);
+	an_reader_set_dat_reader(AN_DAT_PAGES);
 	assert_string_equal(d.message, "ring-buffer page larger than a page");
 	assert_int_equal(d.offset, at);
 
@@ -897,10 +1008,13 @@ static const struct regression {
 static void test_dat_fuzz_regressions(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < 2 * ARRAY_SIZE(regressions); i++) {
-		/* each file by datpages.c, then by libtracecmd's records */
+	for (size_t i = 0; i < 3 * ARRAY_SIZE(regressions); i++) {
+		/* each file by datpages.c (walking, then kbuffer), then by libtracecmd */
+		static const enum an_dat_reader how[] = {
+			AN_DAT_PAGES, AN_DAT_KBUFFER, AN_DAT_LIBTRACECMD,
+		};
 		const struct regression *g = &regressions[i % ARRAY_SIZE(regressions)];
-		bool use_library = i >= ARRAY_SIZE(regressions);
+		enum an_dat_reader h = how[i / ARRAY_SIZE(regressions)];
 		struct an_reader *r = NULL;
 		struct an_event ev;
 		struct an_diag d;
@@ -908,9 +1022,9 @@ static void test_dat_fuzz_regressions(void **state)
 		int rc;
 
 		fmt(path, sizeof(path), "%s/tests/fuzz/regressions/%s", an_test_root(), g->file);
-		an_reader_use_libtracecmd(use_library);
+		an_reader_set_dat_reader(h);
 		rc = an_reader_open(path, &r, &d);
-		an_reader_use_libtracecmd(false);
+		an_reader_set_dat_reader(AN_DAT_PAGES);
 		if (rc == 0) {
 			while ((rc = an_reader_next(r, &ev, &d)) != 0 && an_error_is_recoverable(rc))
 				;
@@ -919,7 +1033,8 @@ static void test_dat_fuzz_regressions(void **state)
 		}
 		if (rc != g->want)
 			fail_msg("regression %zu (%s, %s, %s): rc %d want %d (%s)", i, g->file,
-				 use_library ? "libtracecmd" : "datpages", g->fix, rc, g->want,
+				 h == AN_DAT_LIBTRACECMD ? "libtracecmd" :
+				 h == AN_DAT_KBUFFER ? "kbuffer" : "datpages", g->fix, rc, g->want,
 				 d.message);
 	}
 }
@@ -933,6 +1048,7 @@ int main(void)
 		cmocka_unit_test(test_dat_synthetic),
 		cmocka_unit_test(test_dat_memory),
 		cmocka_unit_test(test_dat_pages_match_library),
+		cmocka_unit_test(test_dat_event_kinds),
 		cmocka_unit_test(test_dat_bad_page_later),
 		cmocka_unit_test(test_dat_synthetic_as_text),
 		cmocka_unit_test(test_dat_truncated),
