@@ -693,6 +693,9 @@ static const struct comm_case {
 	{ "a-long-name-xyz", "a-long-name-xyz-cut", "a-long-name-xyz" },
 	{ "a-long-name-xyz", "a-long-name-abc", "a-long-name-abc" },
 	{ "longer-name", "short", "short" },
+	{ "short", "shorter", "shorter" },		/* the kept name is a prefix */
+	{ "rt-app2", "rt-app", "rt-app" },		/* the given name is a prefix */
+	{ "a-long-name-xyz", "a-long-name-xy", "a-long-name-xy" },
 };
 
 static void test_comm_set(void **state)
