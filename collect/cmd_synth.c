@@ -180,7 +180,7 @@ static int parse_opts(int argc, char **argv, struct col_synth_opts *o, bool *is_
 int cmd_synth(int argc, char **argv)
 {
 	struct col_synth_opts o;
-	struct col_synth_stats st;
+	struct col_synth_stats st = { 0 };	/* gcc -flto cannot see it filled */
 	struct an_diag d;
 	bool is_quiet = false;
 	char line[1024];

@@ -38,7 +38,7 @@ static void test_names(void **state)
 		"rq_clamp", "task_effective", "request_result", "freq_below_min_clamp",
 		"freq_above_max_clamp", "freq_prediction", "groups_exhausted", "trace_integrity",
 	};
-	enum an_check_id id;
+	enum an_check_id id = AN_CHECK__COUNT;
 
 	(void)state;
 	assert_int_equal(AN_CHECK__COUNT, ARRAY_SIZE(ids));

@@ -102,7 +102,7 @@ static void read_expect(const char *path, struct expect *e)
 		if (!strncmp(line, "options ", 8)) {
 			snprintf(e->options, sizeof(e->options), "%s", line + 8);
 		} else if (!strncmp(line, "verdict ", 8)) {
-			enum an_check_id id;
+			enum an_check_id id = AN_CHECK__COUNT;
 
 			if (sscanf(line + 8, "%63s %63s", a, b) != 2 || an_check_from_name(a, &id))
 				fail_msg("%s:%d: bad verdict line '%s'", path, n, line);

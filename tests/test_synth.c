@@ -152,7 +152,7 @@ static void wins_add(struct wins *v, const struct win *w)
 
 static int check_id(const char *name)
 {
-	enum an_check_id id;
+	enum an_check_id id = AN_CHECK__COUNT;
 
 	if (an_check_from_name(name, &id))
 		fail_msg("unknown check id '%s'", name);
