@@ -75,7 +75,10 @@ static const char analyze_usage[] =
 	"replay cannot know the runqueues or the frequency (see README)\n"
 	"exit status: 0 every check PASS or UNDECIDED for lack of input, 1 a check\n"
 	"failed, 2 bad usage or an unreadable trace, 3 undecided windows may hide a\n"
-	"failure (1 with --strict)\n";
+	"failure (1 with --strict)\n"
+	"environment: UCVAL_DAT=library reads trace.dat with libtracecmd's own\n"
+	"records (the reference, slower), UCVAL_DAT=kbuffer with libtraceevent's\n"
+	"page parser for every page; the results are the same (README \"Speed\")\n";
 
 /* Most FAIL windows printed per check in the terminal table. */
 #define SHOW_WINDOWS	5

@@ -454,6 +454,78 @@ static void test_analyze_feed(void **state)
 }
 
 /*
+ * UCVAL_DAT picks the trace.dat reader (README "Speed"): pages walked by
+ * ucval (the default), every page through kbuffer, or libtracecmd's own
+ * records. The output is the same, for the Juno trace and a synthetic one
+ * with lost events; only when a bad page is found differs.
+ */
+static void test_analyze_dat_reader(void **state)
+{
+	static const char *const how[] = { "kbuffer", "library" };
+	static struct run dflt, other;
+	char dir[] = "/tmp/ucval-cli-dat-XXXXXX", dat[64], juno[4096], cmd[512];
+	const char *shared = getenv("UCVAL_SHARED");
+	const char *traces[] = { juno, dat };
+
+	(void)state;
+	snprintf(juno, sizeof(juno), "%s/traces/juno-r0-schedutil-sched_load.dat",
+		 shared && *shared ? shared : "../shared");
+	assert_non_null(mkdtemp(dir));
+	snprintf(dat, sizeof(dat), "%s/lost.dat", dir);
+	snprintf(cmd, sizeof(cmd), "'%s' synth -q -o '%s' --events 20000 --fault lost-events",
+		 getenv("UCVAL"), dat);
+	assert_int_equal(system(cmd), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(traces); i++) {
+		const char *args[] = { "analyze", "--json", "-", traces[i], NULL };
+
+		if (access(traces[i], R_OK)) {
+			print_message("skipped %s: not there\n", traces[i]);
+			continue;
+		}
+		unsetenv("UCVAL_DAT");
+		run_ucval(args, &dflt);
+		assert_true(dflt.status <= 3);
+		assert_non_null(strstr(dflt.out, "\"verdicts\""));
+		for (size_t h = 0; h < ARRAY_SIZE(how); h++) {
+			setenv("UCVAL_DAT", how[h], 1);
+			run_ucval(args, &other);
+			unsetenv("UCVAL_DAT");
+			if (dflt.status != other.status || strcmp(dflt.out, other.out) ||
+			    strcmp(dflt.err, other.err))
+				fail_msg("%s: default reader exit %d, UCVAL_DAT=%s %d; outputs differ",
+					 traces[i], dflt.status, how[h], other.status);
+		}
+	}
+	/*
+	 * The switch is real: a page whose data length exceeds it is found at
+	 * open by libtracecmd's path (every page is checked first), while
+	 * reading by the others.
+	 */
+	{
+		const char *args[] = { "analyze", "tests/fuzz/regressions/"
+				       "tracedat-v6-short-cpu-range.dat", NULL };
+		static const struct { const char *how, *want; } bad[] = {
+			{ NULL, "cannot read" }, { "kbuffer", "cannot read" },
+			{ "library", "cannot open" },
+		};
+
+		for (size_t h = 0; h < ARRAY_SIZE(bad); h++) {
+			if (bad[h].how)
+				setenv("UCVAL_DAT", bad[h].how, 1);
+			run_ucval(args, &other);
+			unsetenv("UCVAL_DAT");
+			assert_int_equal(other.status, 2);
+			if (!strstr(other.err, bad[h].want) ||
+			    !strstr(other.err, "ring-buffer page larger than a page"))
+				fail_msg("UCVAL_DAT=%s: '%s' wanted in: %s",
+					 bad[h].how ? bad[h].how : "", bad[h].want, other.err);
+		}
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
  * An unreadable trace leaves no database behind, not even an empty one: a
  * trace's rows may stream in as it is read (struct stream), but the
  * database is opened only once the trace has opened.
@@ -481,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_analyze_db),
 		cmocka_unit_test(test_analyze_db_writer),
 		cmocka_unit_test(test_analyze_feed),
+		cmocka_unit_test(test_analyze_dat_reader),
 		cmocka_unit_test(test_analyze_db_unreadable),
 	};
 
