@@ -259,51 +259,75 @@ static void probe_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
 	p->finish_ns = end_ns;
 }
 
-static void test_observer(void **state)
-{
-	static const char text[] = ML MARK("1.000100", "task pid=100 util_max=300")
-		SW(1, "2.000000", 0, "R", 0) WAKE(1, "2.000100", 100) WAKE(1, "2.000200", 100);
-	struct an_replay_opts opts = { .checks = AN_CHECK_BIT(AN_CHECK_TRACE_INTEGRITY) };
-	struct probe p = { 0 };
-	struct an_observer obs = { .name = "probe", .event = probe_event,
-				   .finish = probe_finish, .ctx = &p };
-	FILE *fp = fmemopen((void *)text, sizeof(text) - 1, "r");
+/* A text trace opened as a stream and a replay running only trace_integrity. */
+struct probe_run {
+	FILE *fp;
 	struct an_reader *rd;
 	struct an_replay *r;
 	struct an_results res;
 	struct an_diag d;
 	struct an_event ev;
+};
+
+static void probe_open(struct probe_run *u, const char *text, size_t len, const char *name)
+{
+	struct an_replay_opts opts = { .checks = AN_CHECK_BIT(AN_CHECK_TRACE_INTEGRITY) };
+
+	u->fp = fmemopen((void *)text, len, "r");
+	assert_non_null(u->fp);
+	an_results_init(&u->res, NULL, NULL);
+	assert_int_equal(an_reader_open_stream(u->fp, name, &u->rd, &u->d), 0);
+	assert_int_equal(an_replay_new(&opts, &u->res, &u->r, &u->d), 0);
+}
+
+/* Replay the next event; false at the end. */
+static bool probe_step(struct probe_run *u)
+{
+	if (an_reader_next(u->rd, &u->ev, &u->d) != 1)
+		return false;
+	assert_int_equal(an_replay_event(u->r, &u->ev, &u->d), 0);
+	return true;
+}
+
+static void probe_close(struct probe_run *u)
+{
+	an_replay_free(u->r);
+	an_reader_close(u->rd);
+	fclose(u->fp);
+}
+
+static void test_observer(void **state)
+{
+	static const char text[] = ML MARK("1.000100", "task pid=100 util_max=300")
+		SW(1, "2.000000", 0, "R", 0) WAKE(1, "2.000100", 100) WAKE(1, "2.000200", 100);
+	struct probe p = { 0 };
+	struct an_observer obs = { .name = "probe", .event = probe_event,
+				   .finish = probe_finish, .ctx = &p };
+	struct probe_run u;
 
 	(void)state;
-	an_results_init(&res, NULL, NULL);
-	assert_int_equal(an_reader_open_stream(fp, "probe", &rd, &d), 0);
-	assert_int_equal(an_replay_new(&opts, &res, &r, &d), 0);
-	assert_int_equal(an_replay_add_observer(r, &obs), 0);
+	probe_open(&u, text, sizeof(text) - 1, "probe");
+	assert_int_equal(an_replay_add_observer(u.r, &obs), 0);
 	/* up to the first wakeup */
-	for (int i = 0; i < 4; i++) {
-		assert_int_equal(an_reader_next(rd, &ev, &d), 1);
-		assert_int_equal(an_replay_event(r, &ev, &d), 0);
-	}
+	for (int i = 0; i < 4; i++)
+		assert_true(probe_step(&u));
 	assert_int_equal(p.before_max, 1024);
 	assert_int_equal(p.after_max, 300);
 	assert_true(p.is_changed);
 	assert_true(p.is_eval);
 	assert_int_equal(p.nr_eval, 1);
-	assert_int_equal(an_replay_rq_before(r, 1, MODEL_UCLAMP_MAX, 2000100000ULL), 1024);
-	assert_int_equal(an_replay_rq_before(r, 1, MODEL_UCLAMP_MAX, 2000200000ULL), 300);
+	assert_int_equal(an_replay_rq_before(u.r, 1, MODEL_UCLAMP_MAX, 2000100000ULL), 1024);
+	assert_int_equal(an_replay_rq_before(u.r, 1, MODEL_UCLAMP_MAX, 2000200000ULL), 300);
 	/* the second wakeup changes nothing */
-	assert_int_equal(an_reader_next(rd, &ev, &d), 1);
-	assert_int_equal(an_replay_event(r, &ev, &d), 0);
+	assert_true(probe_step(&u));
 	assert_false(p.is_changed);
 	assert_int_equal(p.n_before, 2);
 	assert_int_equal(p.n_after, 2);
-	assert_int_equal(an_replay_finish(r, 5), 0);
+	assert_int_equal(an_replay_finish(u.r, 5), 0);
 	assert_int_equal(p.n_finish, 1);
 	assert_int_equal(p.finish_ns, 5);
-	assert_int_equal(an_replay_grace_ns(r, NULL), 5000000);	/* 1000 + 4000 us */
-	an_replay_free(r);
-	an_reader_close(rd);
-	fclose(fp);
+	assert_int_equal(an_replay_grace_ns(u.r, NULL), 5000000);	/* 1000 + 4000 us */
+	probe_close(&u);
 }
 
 /*
@@ -323,38 +347,28 @@ static void test_observer_skip(void **state)
 		{ AN_OBS_NO_AFTER, 2, 0 },
 		{ AN_OBS_NO_BEFORE | AN_OBS_NO_AFTER, 0, 0 },
 	};
-	struct an_replay_opts opts = { .checks = AN_CHECK_BIT(AN_CHECK_TRACE_INTEGRITY) };
 	struct probe p[ARRAY_SIZE(rows)];
-	FILE *fp = fmemopen((void *)text, sizeof(text) - 1, "r");
-	struct an_reader *rd;
-	struct an_replay *r;
-	struct an_results res;
-	struct an_diag d;
-	struct an_event ev;
+	struct probe_run u;
 
 	(void)state;
 	memset(p, 0, sizeof(p));
-	an_results_init(&res, NULL, NULL);
-	assert_int_equal(an_reader_open_stream(fp, "skip", &rd, &d), 0);
-	assert_int_equal(an_replay_new(&opts, &res, &r, &d), 0);
+	probe_open(&u, text, sizeof(text) - 1, "skip");
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		struct an_observer obs = { .name = "probe", .event = probe_event,
 					   .finish = probe_finish, .ctx = &p[i],
 					   .skip = rows[i].skip };
 
-		assert_int_equal(an_replay_add_observer(r, &obs), 0);
+		assert_int_equal(an_replay_add_observer(u.r, &obs), 0);
 	}
-	while (an_reader_next(rd, &ev, &d) == 1)
-		assert_int_equal(an_replay_event(r, &ev, &d), 0);
-	assert_int_equal(an_replay_finish(r, 5), 0);
+	while (probe_step(&u))
+		;
+	assert_int_equal(an_replay_finish(u.r, 5), 0);
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		assert_int_equal(p[i].n_before, rows[i].n_before);
 		assert_int_equal(p[i].n_after, rows[i].n_after);
 		assert_int_equal(p[i].n_finish, 1);
 	}
-	an_replay_free(r);
-	an_reader_close(rd);
-	fclose(fp);
+	probe_close(&u);
 }
 
 /* ---- checks ---- */

@@ -401,6 +401,34 @@ static void test_analyze_db_writer(void **state)
 }
 
 /*
+ * `ucval analyze --json - @trace` under each value of the environment
+ * variable @var (NULL: unset): the same exit status and output as under the
+ * first. Return: that exit status.
+ */
+static int same_output(const char *trace, const char *var, const char *const *values, size_t n)
+{
+	static struct run ref, other;
+	const char *args[] = { "analyze", "--json", "-", trace, NULL };
+
+	for (size_t k = 0; k < n; k++) {
+		struct run *r = k ? &other : &ref;
+
+		if (values[k])
+			setenv(var, values[k], 1);
+		else
+			unsetenv(var);
+		run_ucval(args, r);
+		unsetenv(var);
+		if (k && (ref.status != other.status || strcmp(ref.out, other.out) ||
+			  strcmp(ref.err, other.err)))
+			fail_msg("%s: %s=%s exit %d, %s=%s exit %d; outputs differ", trace, var,
+				 values[0] ? values[0] : "", ref.status, var, values[k], other.status);
+	}
+	assert_non_null(strstr(ref.out, "\"verdicts\""));
+	return ref.status;
+}
+
+/*
  * The replay on a thread of its own while the reader reads (analyze.c,
  * struct feed; UCVAL_FEED=thread forces it, =none forbids it) gives what
  * the plain loop gives, byte for byte: events with print text and lent
@@ -408,7 +436,7 @@ static void test_analyze_db_writer(void **state)
  */
 static void test_analyze_feed(void **state)
 {
-	static struct run plain, threaded;
+	static const char *const feed[] = { "none", "thread" };
 	char dir[] = "/tmp/ucval-cli-feed-XXXXXX", dat[64], txt[64], bad[64], cmd[512];
 	char html[4096];
 	const char *shared = getenv("UCVAL_SHARED");
@@ -431,23 +459,11 @@ static void test_analyze_feed(void **state)
 		 getenv("UCVAL"), dat, getenv("UCVAL"), txt, bad);
 	assert_int_equal(system(cmd), 0);
 	for (size_t i = 0; i < ARRAY_SIZE(traces); i++) {
-		const char *args[] = { "analyze", "--json", "-", traces[i], NULL };
-
 		if (access(traces[i], R_OK)) {
 			print_message("skipped %s: not there\n", traces[i]);
 			continue;
 		}
-		setenv("UCVAL_FEED", "none", 1);
-		run_ucval(args, &plain);
-		setenv("UCVAL_FEED", "thread", 1);
-		run_ucval(args, &threaded);
-		unsetenv("UCVAL_FEED");
-		if (plain.status != threaded.status || strcmp(plain.out, threaded.out) ||
-		    strcmp(plain.err, threaded.err))
-			fail_msg("%s: plain loop exit %d, threaded %d; outputs differ", traces[i],
-				 plain.status, threaded.status);
-		assert_true(plain.status <= 3);
-		assert_non_null(strstr(plain.out, "\"verdicts\""));
+		assert_true(same_output(traces[i], "UCVAL_FEED", feed, ARRAY_SIZE(feed)) <= 3);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
@@ -461,11 +477,16 @@ static void test_analyze_feed(void **state)
  */
 static void test_analyze_dat_reader(void **state)
 {
-	static const char *const how[] = { "kbuffer", "library" };
-	static struct run dflt, other;
+	static const char *const how[] = { NULL, "kbuffer", "library" };
+	static const struct { const char *how, *want; } bad[] = {
+		{ NULL, "cannot read" }, { "kbuffer", "cannot read" }, { "library", "cannot open" },
+	};
+	static struct run r;
 	char dir[] = "/tmp/ucval-cli-dat-XXXXXX", dat[64], juno[4096], cmd[512];
 	const char *shared = getenv("UCVAL_SHARED");
 	const char *traces[] = { juno, dat };
+	const char *args[] = { "analyze", "tests/fuzz/regressions/tracedat-v6-short-cpu-range.dat",
+			       NULL };
 
 	(void)state;
 	snprintf(juno, sizeof(juno), "%s/traces/juno-r0-schedutil-sched_load.dat",
@@ -476,50 +497,26 @@ static void test_analyze_dat_reader(void **state)
 		 getenv("UCVAL"), dat);
 	assert_int_equal(system(cmd), 0);
 	for (size_t i = 0; i < ARRAY_SIZE(traces); i++) {
-		const char *args[] = { "analyze", "--json", "-", traces[i], NULL };
-
 		if (access(traces[i], R_OK)) {
 			print_message("skipped %s: not there\n", traces[i]);
 			continue;
 		}
-		unsetenv("UCVAL_DAT");
-		run_ucval(args, &dflt);
-		assert_true(dflt.status <= 3);
-		assert_non_null(strstr(dflt.out, "\"verdicts\""));
-		for (size_t h = 0; h < ARRAY_SIZE(how); h++) {
-			setenv("UCVAL_DAT", how[h], 1);
-			run_ucval(args, &other);
-			unsetenv("UCVAL_DAT");
-			if (dflt.status != other.status || strcmp(dflt.out, other.out) ||
-			    strcmp(dflt.err, other.err))
-				fail_msg("%s: default reader exit %d, UCVAL_DAT=%s %d; outputs differ",
-					 traces[i], dflt.status, how[h], other.status);
-		}
+		assert_true(same_output(traces[i], "UCVAL_DAT", how, ARRAY_SIZE(how)) <= 3);
 	}
 	/*
 	 * The switch is real: a page whose data length exceeds it is found at
 	 * open by libtracecmd's path (every page is checked first), while
 	 * reading by the others.
 	 */
-	{
-		const char *args[] = { "analyze", "tests/fuzz/regressions/"
-				       "tracedat-v6-short-cpu-range.dat", NULL };
-		static const struct { const char *how, *want; } bad[] = {
-			{ NULL, "cannot read" }, { "kbuffer", "cannot read" },
-			{ "library", "cannot open" },
-		};
-
-		for (size_t h = 0; h < ARRAY_SIZE(bad); h++) {
-			if (bad[h].how)
-				setenv("UCVAL_DAT", bad[h].how, 1);
-			run_ucval(args, &other);
-			unsetenv("UCVAL_DAT");
-			assert_int_equal(other.status, 2);
-			if (!strstr(other.err, bad[h].want) ||
-			    !strstr(other.err, "ring-buffer page larger than a page"))
-				fail_msg("UCVAL_DAT=%s: '%s' wanted in: %s",
-					 bad[h].how ? bad[h].how : "", bad[h].want, other.err);
-		}
+	for (size_t h = 0; h < ARRAY_SIZE(bad); h++) {
+		if (bad[h].how)
+			setenv("UCVAL_DAT", bad[h].how, 1);
+		run_ucval(args, &r);
+		unsetenv("UCVAL_DAT");
+		assert_int_equal(r.status, 2);
+		if (!strstr(r.err, bad[h].want) || !strstr(r.err, "ring-buffer page larger than a page"))
+			fail_msg("UCVAL_DAT=%s: '%s' wanted in: %s", bad[h].how ? bad[h].how : "",
+				 bad[h].want, r.err);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
