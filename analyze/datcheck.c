@@ -33,7 +33,6 @@
 #define DAT_TAG_LEN	10		/* "options  \0", "flyrecord\0" */
 #define DAT_HEADER_MAX	(64u << 10)	/* header_page text; real ones are ~200 B */
 #define DAT_PAGE_HDR	16		/* page: u64 timestamp + commit (long), at most */
-#define DAT_COMMIT_MASK	((1u << 27) - 1)	/* data bytes in a page's commit word */
 #define DAT_FORMAT_MAX	(256u << 10)	/* one event format text; real ones < 8 KiB */
 
 /* Option ids of trace-cmd.dat.v7(5); 16..21 point at metadata sections. */
@@ -566,7 +565,7 @@ static int check_pages_mem(struct dat *t, const unsigned char *buf, size_t len, 
 		uint64_t commit = an_datfile_num(&t->f, buf + p + 8, t->commit_size);
 
 		/* the data follows the u64 timestamp and the commit word */
-		if ((commit & DAT_COMMIT_MASK) > t->page_size - 8 - t->commit_size)
+		if ((commit & AN_DATCHECK_COMMIT_MASK) > t->page_size - 8 - t->commit_size)
 			return corrupt(t, off, "ring-buffer page larger than a page");
 	}
 	return 0;

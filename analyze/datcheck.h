@@ -16,6 +16,7 @@
 #include "analyze/diag.h"
 
 #define AN_DATCHECK_MAX_CPUS 4096	/* more CPU buffers than any machine */
+#define AN_DATCHECK_COMMIT_MASK ((1u << 27) - 1)	/* data bytes in a page's commit word */
 
 /**
  * struct an_datcheck_range - one CPU's data of the top instance

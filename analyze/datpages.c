@@ -12,9 +12,10 @@
  * that a page's data length fits the page before anything reads it, and that
  * a CPU's records go forward in the file. For the common file (little
  * endian, 8-byte longs, read on a little-endian host) it walks the events of
- * a page itself, the way kbuffer walks them (struct walk), which costs a
- * fifth of kbuffer's six calls an event; an absolute time stamp event, whose
- * reading changed between kbuffer versions, hands the page to kbuffer.
+ * a page itself, the way kbuffer walks them (struct walk): about a fifth of
+ * the instructions of kbuffer's six calls an event. An absolute time stamp
+ * event, whose reading changed between kbuffer versions, hands the page to
+ * kbuffer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,19 +31,15 @@
 
 #define CHUNK_MAX	(1u << 20)	/* bytes one CPU reads at once, at most */
 #define CHUNK_ALL	(8u << 20)	/* the chunks of all CPUs, about */
-#define COMMIT_MASK	((1u << 27) - 1)	/* data bytes in a page's commit word */
 /*
- * kbuffer reads a page's lost-events count just after its data, which for
- * a full page is just past the page: zeroed bytes there, not the next page.
+ * kbuffer and the walk read a page's lost-events count just after its data,
+ * and an event's length word after its header, which for a full page is up
+ * to 8 bytes past the page: zeroed bytes there, not the next page.
  */
 #define SLACK		8
 
 #define MISSED_EVENTS	(1ULL << 31)	/* commit word: events were lost before the page */
 #define MISSED_STORED	(1ULL << 30)	/* and their count follows the data */
-#define TYPE_PADDING	29		/* event header type_len values */
-#define TYPE_TIME_EXTEND 30
-#define TYPE_TIME_STAMP	31
-#define TS_SHIFT_BITS	27		/* a time extend's high bits go above this */
 
 /*
  * A page being walked as kbuffer walks it: @curr is the event header,
@@ -140,16 +137,16 @@ static int walk_step(struct walk *w)
 		type = hdr & 0x1f;
 		delta = hdr >> 5;
 		switch (type) {
-		case TYPE_PADDING:
+		case KBUFFER_TYPE_PADDING:
 			length = (int)rd4(ev + 4);
 			rptr = w->curr + 4;
 			break;
-		case TYPE_TIME_EXTEND:
-			delta += (unsigned long long)rd4(ev + 4) << TS_SHIFT_BITS;
+		case KBUFFER_TYPE_TIME_EXTEND:
+			delta += (unsigned long long)rd4(ev + 4) << TS_SHIFT;
 			length = 0;
 			rptr = w->curr + 8;
 			break;
-		case TYPE_TIME_STAMP:
+		case KBUFFER_TYPE_TIME_STAMP:
 			return 1;
 		case 0:
 			length = (int)rd4(ev + 4) - 4;
@@ -164,7 +161,7 @@ static int walk_step(struct walk *w)
 		w->ts += delta;
 		w->index = rptr;
 		w->next = rptr + (unsigned int)length;
-		if (type < TYPE_PADDING)
+		if (type < KBUFFER_TYPE_PADDING)
 			return 0;
 	}
 }
@@ -176,7 +173,7 @@ static int walk_load(struct walk *w, const unsigned char *page, unsigned int hdr
 
 	w->ts = rd8(page);
 	w->data = page + hdr;
-	w->size = (unsigned int)flags & COMMIT_MASK;
+	w->size = (unsigned int)flags & AN_DATCHECK_COMMIT_MASK;
 	w->lost = !(flags & MISSED_EVENTS) ? 0 :
 		  (flags & MISSED_STORED) ? (int)rd8(w->data + w->size) : -1;
 	w->curr = w->index = w->next = 0;
@@ -255,7 +252,7 @@ static int load_page(struct an_datpages *p, struct dp_cpu *c, struct an_diag *d)
 		c->buf_len = (size_t)want;
 	}
 	page = c->buf + (off - c->buf_off);
-	size = commit_word(p, page) & COMMIT_MASK;
+	size = commit_word(p, page) & AN_DATCHECK_COMMIT_MASK;
 	if (size > p->page_size - p->hdr) {
 		/* worded as datcheck.c words it for the library path */
 		d->offset = (long long)off;

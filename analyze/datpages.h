@@ -1,12 +1,13 @@
 /*
  * analyze/datpages.h - the records of a trace.dat's CPU data, read page by
- * page with libtraceevent's kbuffer (internal to tracedat.c).
+ * page (internal to tracedat.c).
  *
  * What tracecmd_read_next_data() gives, for the files it suits (plain CPU
  * data, timestamps the library would not move), without a heap record per
- * event: each CPU's pages come in by pread() in chunks, kbuffer walks them,
- * and the CPUs are merged by timestamp as libtracecmd merges them (the
- * lowest CPU slot first on a tie). libtracecmd stays the reference path
+ * event: each CPU's pages come in by pread() in chunks, are walked as
+ * libtraceevent's kbuffer walks them (or by kbuffer itself), and the CPUs
+ * are merged by timestamp as libtracecmd merges them (the lowest CPU slot
+ * first on a tie). libtracecmd stays the reference path
  * (an_reader_set_dat_reader(), UCVAL_DAT=library; tests compare them).
  */
 #ifndef UCVAL_ANALYZE_DATPAGES_H
