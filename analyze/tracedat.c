@@ -115,6 +115,14 @@ struct an_tracedat {
 	unsigned int type_off, type_size, pid_off, pid_size;
 };
 
+static enum an_dat_reader dat_reader;	/* an_reader_set_dat_reader() */
+
+/* declared in reader.h: the choice is made where readers are opened */
+void an_reader_set_dat_reader(enum an_dat_reader how)
+{
+	dat_reader = how;
+}
+
 /**
  * an_tracedat_open() - open trace.dat @path (v6 or v7, compressed or not)
  * @path: file
@@ -124,14 +132,6 @@ struct an_tracedat {
  *
  * Return: 0, a negative errno, AN_E_CORRUPT, AN_E_FORMAT or AN_E_LIBRARY.
  */
-static enum an_dat_reader dat_reader;	/* an_reader_set_dat_reader() */
-
-/* declared in reader.h: the choice is made where readers are opened */
-void an_reader_set_dat_reader(enum an_dat_reader how)
-{
-	dat_reader = how;
-}
-
 int an_tracedat_open(const char *path, struct an_reader_info *info,
 		     struct an_tracedat **out, struct an_diag *d)
 {
