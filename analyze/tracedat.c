@@ -2,10 +2,14 @@
  * analyze/tracedat.c - trace.dat reader over libtracecmd/libtraceevent
  * (spec/events.md §1, trace-cmd.dat.v6(5)/v7(5)).
  *
- * libtracecmd merges the per-CPU buffers by timestamp and pages them in, so
- * the reader streams. Each event format is resolved once (its fields looked up
- * by name through the alias table, its prev_state letters read from its print
- * format) and cached by event id; records then cost a few number reads.
+ * The records come from datpages.c (each CPU's pages read in chunks and
+ * merged by timestamp, the default) or from libtracecmd, which does the same
+ * with a heap record per event: the reference, and the path for compressed
+ * files (an_reader_set_dat_reader()). libtracecmd parses the headers and the
+ * event formats either way. Either way the reader streams. Each event format
+ * is resolved once (its fields looked up by name through the alias table,
+ * its prev_state letters read from its print format) and cached by event id;
+ * records then cost a few number reads.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -73,8 +77,8 @@ struct fmt {
 };
 
 /*
- * libtracecmd 1.3 (trace-cmd 3.1) maps each CPU's data of the file and never
- * unmaps it, not even at tracecmd_close(): the resident size grows with the
+ * On libtracecmd's path: libtracecmd 1.3 (trace-cmd 3.1) maps each CPU's data
+ * of the file and never unmaps it, not even at tracecmd_close(): the resident size grows with the
  * file, and again with every trace one process reads (measured: 126 MB for a
  * 121 MB file, 252 MB after two). So the reader gives back the pages a CPU's
  * records have passed (MADV_DONTNEED: a private read-only file mapping
