@@ -125,10 +125,20 @@ static int setup(struct an_series *s, const struct an_replay *r)
 static void clamp_cpu(struct an_series *s, const struct an_replay *r, int cpu, uint64_t ts_ns)
 {
 	const struct an_cpu *c = &r->cpu[cpu];
-	struct an_series_rec rec = { .kind = AN_SER_CLAMP, .cpu = cpu, .policy = -1, .pid = -1 };
+	const struct an_series_open *o = &s->clamp[cpu];
+	const unsigned int both = AN_SER_HAS(AN_SER_CL_MIN) | AN_SER_HAS(AN_SER_CL_MAX);
+	struct an_series_rec rec;
 
+	/* the open interval has these values (what update() would find), at once */
+	if (o->is_open && (c->is_known ?
+			   o->rec.has == both &&
+			   o->rec.v[AN_SER_CL_MIN] == c->rq_now[MODEL_UCLAMP_MIN] &&
+			   o->rec.v[AN_SER_CL_MAX] == c->rq_now[MODEL_UCLAMP_MAX] :
+			   !o->rec.has))
+		return;
+	rec = (struct an_series_rec){ .kind = AN_SER_CLAMP, .cpu = cpu, .policy = -1, .pid = -1 };
 	if (c->is_known) {
-		rec.has = AN_SER_HAS(AN_SER_CL_MIN) | AN_SER_HAS(AN_SER_CL_MAX);
+		rec.has = both;
 		rec.v[AN_SER_CL_MIN] = c->rq_now[MODEL_UCLAMP_MIN];
 		rec.v[AN_SER_CL_MAX] = c->rq_now[MODEL_UCLAMP_MAX];
 		if (!s->cpu[cpu].was_known) {
