@@ -503,47 +503,6 @@ static unsigned long long compare_paths(const char *path, const char *what)
 	return n;
 }
 
-/*
- * A page of CPU 1 with every kind of ring-buffer event: a time extend first
- * (so the page's lost events are not on its first event: kbuffer then
- * reports none), a record, padding, a record too long for type_len (type 0),
- * an absolute time stamp (datpages.c hands the page to kbuffer there) and a
- * record after it.
- */
-#define KINDS_STAMP_NS	(DW_BASE_TS + 7000000000ULL)	/* the absolute time stamp */
-
-static void kinds_header(struct dw *w, unsigned int type, uint64_t delta, uint32_t array0)
-{
-	dw_num(w, type | ((delta & ((1u << 27) - 1)) << 5), 4);
-	dw_num(w, array0, 4);
-}
-
-static void kinds_idle(struct dw_rec *r, unsigned int state)
-{
-	rec_common(r, 302, 0);
-	rec_num(r, state, 4);
-	rec_num(r, 1, 4);
-}
-
-static void dw_page_kinds(struct dw *w)
-{
-	struct dw_rec r;
-	uint64_t extend = 3ULL << 27;		/* 0.4 s */
-
-	kinds_header(w, 30, extend, (uint32_t)(extend >> 27));
-	kinds_idle(&r, 1);
-	page_add(w, &r, 10);
-	kinds_header(w, 29, 0, 8);		/* padding: 8 bytes after its length word */
-	dw_zero(w, 4);
-	kinds_idle(&r, 2);
-	dw_num(w, 0 | (20u << 5), 4);		/* type 0: the length word, then the record */
-	dw_num(w, r.len + 4, 4);
-	dw_put(w, r.b, r.len);
-	kinds_header(w, 31, KINDS_STAMP_NS, (uint32_t)(KINDS_STAMP_NS >> 27));
-	kinds_idle(&r, 3);
-	page_add(w, &r, 30);
-}
-
 /* Every kind of ring-buffer event: the three readers agree, and on these. */
 static void test_dat_event_kinds(void **state)
 {
