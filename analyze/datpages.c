@@ -126,8 +126,7 @@ static int walk_step(struct walk *w)
 		const unsigned char *ev;
 		unsigned int type, rptr;
 		unsigned long long delta;
-		int length;
-		uint32_t hdr;
+		uint32_t hdr, length;
 
 		w->curr = w->next;
 		if (w->next >= w->size)
@@ -136,9 +135,14 @@ static int walk_step(struct walk *w)
 		hdr = rd4(ev);
 		type = hdr & 0x1f;
 		delta = hdr >> 5;
+		/*
+		 * kbuffer computes the lengths in int; in 32-bit unsigned
+		 * arithmetic the bits are the same and a damaged length cannot
+		 * overflow (a fuzzed 0x80000000 did).
+		 */
 		switch (type) {
 		case KBUFFER_TYPE_PADDING:
-			length = (int)rd4(ev + 4);
+			length = rd4(ev + 4);
 			rptr = w->curr + 4;
 			break;
 		case KBUFFER_TYPE_TIME_EXTEND:
@@ -149,18 +153,17 @@ static int walk_step(struct walk *w)
 		case KBUFFER_TYPE_TIME_STAMP:
 			return 1;
 		case 0:
-			length = (int)rd4(ev + 4) - 4;
-			length = (length + 3) & ~3;
+			length = (rd4(ev + 4) - 4 + 3) & ~UINT32_C(3);
 			rptr = w->curr + 8;
 			break;
 		default:
-			length = (int)type * 4;
+			length = type * 4;
 			rptr = w->curr + 4;
 			break;
 		}
 		w->ts += delta;
 		w->index = rptr;
-		w->next = rptr + (unsigned int)length;
+		w->next = rptr + length;
 		if (type < KBUFFER_TYPE_PADDING)
 			return 0;
 	}

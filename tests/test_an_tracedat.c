@@ -959,6 +959,10 @@ static const struct regression {
 	  "a record whose length points back before the one read last: libtracecmd's "
 	  "reader returned the same records forever (the fuzz corpus, read by both paths); "
 	  "both readers now refuse it where it comes", AN_E_CORRUPT },
+	{ "tracedat-v6-walk-length-overflow.dat",
+	  "a type-0 event whose length word is 0x80000000: the page walk computed "
+	  "length - 4 in int, as kbuffer does, and overflowed (UBSan, make fuzz); it now "
+	  "computes in 32-bit unsigned arithmetic, the same bits", 1 },
 	{ "tracedat-v6-print-fmt-divide.dat",
 	  "divisors of a print format must be fields or non-zero numbers: 'R%C->ret' "
 	  "made libtraceevent divide by zero while parsing", AN_E_CORRUPT },
