@@ -203,6 +203,28 @@ static int walk_blob(struct dat *t, unsigned int n, const char *what)
 	return err ? err : an_datfile_skip(&t->f, size, what);
 }
 
+/* Printk formats: size u32, text libtraceevent parses unchecked (datformat.c). */
+static int walk_printk(struct dat *t)
+{
+	uint64_t size, at;
+	char *text;
+	int err = an_datfile_rd_num(&t->f, 4, &size, "truncated printk formats");
+
+	if (err)
+		return err;
+	at = t->f.cur.mem ? t->f.cur.base : t->f.cur.off;	/* in a compressed section: the section */
+	if (size > AN_DATFILE_SECTION_MAX)
+		return corrupt(t, at, "printk formats too large");
+	text = an_malloc(size ? (size_t)size : 1);
+	if (!text)
+		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+	err = an_datfile_rd(&t->f, text, (size_t)size, "truncated printk formats");
+	if (!err && !an_datformat_printk_ok(text, (size_t)size))
+		err = corrupt(t, at, "printk formats with a line libtraceevent cannot parse");
+	free(text);
+	return err;
+}
+
 /* The release of a UNAME option: "sysname nodename release version machine". */
 static void take_release(struct an_datcheck *out, const char *uname)
 {
@@ -307,7 +329,7 @@ static int check_section_ref(struct dat *t, struct mem *m, unsigned int id)
 	case OPT_FTRACE_EVENTS:	err = walk_ftrace(t); break;
 	case OPT_EVENT_FORMATS:	err = walk_systems(t); break;
 	case OPT_KALLSYMS:	err = walk_blob(t, 4, "truncated kallsyms"); break;
-	case OPT_PRINTK:	err = walk_blob(t, 4, "truncated printk formats"); break;
+	case OPT_PRINTK:	err = walk_printk(t); break;
 	default:		err = walk_blob(t, 8, "truncated saved cmdlines"); break;
 	}
 	t->f.cur = saved;
@@ -411,7 +433,7 @@ static int walk_v6(struct dat *t)
 	if (!err)
 		err = walk_blob(t, 4, "truncated kallsyms");
 	if (!err)
-		err = walk_blob(t, 4, "truncated printk formats");
+		err = walk_printk(t);
 	if (!err)
 		err = walk_blob(t, 8, "truncated saved cmdlines");
 	if (!err)

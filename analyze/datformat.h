@@ -28,4 +28,15 @@ unsigned int an_datformat_header_field(const char **p, const char *end, const ch
  */
 bool an_datformat_ok(const char *text, size_t len);
 
+/**
+ * an_datformat_printk_ok() - check printk formats before libtraceevent parses them
+ * @text: the printk formats section
+ * @len: its length
+ *
+ * Return: true when every line has an address, its ':' and a format of at
+ * least three characters (after a leading quote) that libtraceevent reads
+ * without going outside the line.
+ */
+bool an_datformat_printk_ok(const char *text, size_t len);
+
 #endif /* UCVAL_ANALYZE_DATFORMAT_H */

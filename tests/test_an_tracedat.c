@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyze/datformat.h"
 #include "analyze/reader.h"
 #include "tests/an_datwriter.h"
 #include "tests/an_testutil.h"
@@ -914,6 +915,43 @@ static void test_dat_bad_records(void **state)
 }
 
 /*
+ * Printk format lines as libtraceevent 1.7 reads them: an address, its ':',
+ * one skipped character, then a format of at least three characters after
+ * a leading quote. Under ASan, tep_parse_printk_formats() read outside its
+ * buffer on every refused row but ':::' (where it stops: malformed anyway)
+ * and on none of the accepted ones.
+ */
+static void test_dat_printk_lines(void **state)
+{
+	static const struct { const char *text; size_t len; bool ok; } rows[] = {
+		{ "0xffffffff8281288c : \"thaw_processes\"\n", 0, true },
+		{ "0xffffffff82813965 : \"NQ\"\n0xffffffff82813ab6 : \"CB\"\n", 0, true },
+		{ "0x1 : \"%d\\n\"", 0, true },
+		{ "", 0, true },
+		{ "\n\n", 0, true },
+		{ "0x1 : \"abc\"\0 nothing after a NUL is read", 40, true },
+		{ "x : abc", 0, true },
+		{ "0x1 : \"d\"\n", 0, false },		/* format 'd"' */
+		{ "0x1 : \"\"\n", 0, false },
+		{ "0x1 : \"abc\"\n0x2 : \"d\"", 0, false },	/* the second line */
+		{ "0x1 \"abc\"", 0, false },		/* no ':' */
+		{ "0x1 :", 0, false },			/* nothing after it */
+		{ ":x", 0, false },			/* leading ':' are skipped */
+		{ ":::", 0, false },			/* the library stops there */
+		{ "a:b", 0, false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		size_t len = rows[i].len ? rows[i].len : strlen(rows[i].text);
+
+		if (an_datformat_printk_ok(rows[i].text, len) != rows[i].ok)
+			fail_msg("row %zu '%s': %s expected", i, rows[i].text,
+				 rows[i].ok ? "accepted" : "refused");
+	}
+}
+
+/*
  * Inputs the fuzzer found (tests/fuzz/regressions/), one row each: the fix
  * and what the reader must now answer.
  */
@@ -959,6 +997,10 @@ static const struct regression {
 	  "a record whose length points back before the one read last: libtracecmd's "
 	  "reader returned the same records forever (the fuzz corpus, read by both paths); "
 	  "both readers now refuse it where it comes", AN_E_CORRUPT },
+	{ "tracedat-v7-printk-short-format.dat",
+	  "printk format lines checked as libtraceevent reads them: a format shorter "
+	  "than three characters made tep_parse_printk_formats() read before its copy "
+	  "(ASan, make fuzz; on every reader: libtracecmd parses the headers)", AN_E_CORRUPT },
 	{ "tracedat-v6-walk-length-overflow.dat",
 	  "a type-0 event whose length word is 0x80000000: the page walk computed "
 	  "length - 4 in int, as kbuffer does, and overflowed (UBSan, make fuzz); it now "
@@ -1019,6 +1061,7 @@ int main(void)
 		cmocka_unit_test(test_dat_corrupt),
 		cmocka_unit_test(test_dat_long_record),
 		cmocka_unit_test(test_dat_bad_records),
+		cmocka_unit_test(test_dat_printk_lines),
 		cmocka_unit_test(test_dat_fuzz_regressions),
 	};
 
