@@ -35,6 +35,7 @@
 #define COMMON_HEADER_LEN 8	/* common_type, flags, preempt_count, pid */
 #define PRINT_ARG_DEPTH	32	/* nesting of a print format walked */
 #define RECORD_HEADER_LEN 4	/* ring-buffer event header: type_len and delta */
+#define FMT_IDS		65536	/* event ids: the kernel's common_type is 16 bits */
 
 /* Private but exported by libtracecmd 1.3 (trace-cmd-private.h). */
 struct tep_record *tracecmd_read_next_data(struct tracecmd_input *handle, int *rec_cpu);
@@ -463,24 +464,28 @@ static void plan_fields(struct fmt *f)
 static int get_fmt(struct an_tracedat *t, int id, struct fmt **out, struct an_diag *d)
 {
 	const struct an_alias_type *at;
+	struct tep_event *event;
 	struct fmt *f;
 
-	if (id < 0)
+	if (id < 0 || id >= FMT_IDS)
 		return an_diag_fail(d, AN_E_VALUE, "bad event id %d", id);
 	if ((size_t)id < t->alloc_fmts && t->fmts[id]) {
 		*out = t->fmts[id];
 		return 0;
 	}
+	/*
+	 * The id comes from the record: the cache grows only for an id the
+	 * formats have (a fuzzed id of 2^31 made it allocate gigabytes).
+	 */
+	event = tep_find_event(t->tep, id);
+	if (!event || !event->name)
+		return an_diag_fail(d, AN_E_VALUE, "no format for event id %d", id);
 	if (AN_VEC_GROW(t->fmts, (size_t)id + 1, t->alloc_fmts))
 		return an_diag_fail(d, -ENOMEM, "out of memory");
 	f = an_calloc(1, sizeof(*f));
 	if (!f)
 		return an_diag_fail(d, -ENOMEM, "out of memory");
-	f->event = tep_find_event(t->tep, id);
-	if (!f->event || !f->event->name) {
-		free(f);
-		return an_diag_fail(d, AN_E_VALUE, "no format for event id %d", id);
-	}
+	f->event = event;
 	f->type = an_alias_lookup(f->event->name, strlen(f->event->name));
 	at = an_alias_type(f->type);
 	for (unsigned int i = 0; i < at->nr_fields; i++)

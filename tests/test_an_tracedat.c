@@ -997,6 +997,11 @@ static const struct regression {
 	  "a record whose length points back before the one read last: libtracecmd's "
 	  "reader returned the same records forever (the fuzz corpus, read by both paths); "
 	  "both readers now refuse it where it comes", AN_E_CORRUPT },
+	{ "tracedat-v6-huge-event-id.dat",
+	  "the format cache grew to the event id a record claims (2^31 and more: "
+	  "gigabytes to clear, a timeout in make fuzz); it now grows only for ids the "
+	  "formats have, below 65536 (common_type is 16 bits), and the record is a "
+	  "diagnostic", 1 },
 	{ "tracedat-v7-printk-short-format.dat",
 	  "printk format lines checked as libtraceevent reads them: a format shorter "
 	  "than three characters made tep_parse_printk_formats() read before its copy "
