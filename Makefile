@@ -53,7 +53,7 @@ help:
 	@echo "make            build ./ucval"
 	@echo "make deps       install the Debian packages ucval needs (root), or print the command"
 	@echo "make check      all tests, again under ASan+UBSan, then a short fuzz run"
-	@echo "make fuzz       fuzz each reader for FUZZ_SECONDS (default 60)"
+	@echo "make fuzz       fuzz each reader for FUZZ_SECONDS (default 60); FUZZ_TIMEOUT (30) s on one input is a hang"
 	@echo "make demo       build, run ucval on a bundled example, print the result"
 	@echo "make bench      speed of ucval analyze against trace-cmd report and libtracecmd"
 	@echo "make check-kernel  build a uclamp kernel, run it under QEMU, analyze; broken patches must FAIL"
@@ -154,6 +154,8 @@ golden golden-update: $(O)/tests/test_rep_report $(O)/ucval
 FUZZ_CC       ?= clang
 FUZZ_SECONDS  ?= 60
 FUZZ_CHECK_SECONDS ?= 10
+# an input slower than this is a hang found (a timeout artifact), not a long run
+FUZZ_TIMEOUT  ?= 30
 FUZZ_O        := build-fuzz
 FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS   := -std=gnu11 -g -O1 -MMD -MP $(WARN) $(FUZZ_SAN)
@@ -217,7 +219,7 @@ define run-fuzz
 	@for t in $(FUZZ_TARGETS); do \
 		echo "fuzz_$$t: $(1) s"; \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp \
-		$(FUZZ_O)/fuzz_$$t -max_total_time=$(1) -print_final_stats=1 \
+		$(FUZZ_O)/fuzz_$$t -max_total_time=$(1) -timeout=$(FUZZ_TIMEOUT) -print_final_stats=1 \
 			-max_len=$$(case $$t in text) echo $(FUZZ_MAX_LEN_text);; \
 				marker) echo $(FUZZ_MAX_LEN_marker);; *) echo $(FUZZ_MAX_LEN_tracedat);; esac) \
 			-artifact_prefix=$(FUZZ_O)/artifacts/$$t- \
