@@ -146,24 +146,48 @@ static int walk_header_info(struct dat *t)
 	return err;
 }
 
-/* One event format: size u64, then its text, which libtraceevent will parse. */
-static int walk_format(struct dat *t)
+/* A text libtraceevent parses without checks, and how it is framed in the file. */
+struct text_kind {
+	unsigned int size_bytes;	/* of its size word */
+	uint64_t max;			/* bytes at most */
+	bool (*is_ok)(const char *text, size_t len);	/* datformat.c */
+	const char *truncated_size, *too_large, *truncated, *malformed;
+};
+
+static const struct text_kind event_format = {
+	8, DAT_FORMAT_MAX, an_datformat_ok,
+	"truncated event formats", "event format too large", "truncated event format",
+	"malformed event format",
+};
+
+static const struct text_kind printk_formats = {
+	4, AN_DATFILE_SECTION_MAX, an_datformat_printk_ok,
+	"truncated printk formats", "printk formats too large", "truncated printk formats",
+	"printk formats with a line libtraceevent cannot parse",
+};
+
+/*
+ * A size, then a text of kind @k, checked before libtracecmd hands it to
+ * libtraceevent. An error names the text's file offset, or its section's
+ * when the section was compressed.
+ */
+static int walk_text(struct dat *t, const struct text_kind *k)
 {
 	uint64_t n, at;
 	char *text;
-	int err = an_datfile_rd_num(&t->f, 8, &n, "truncated event formats");
+	int err = an_datfile_rd_num(&t->f, k->size_bytes, &n, k->truncated_size);
 
-	if (!err && n > DAT_FORMAT_MAX)
-		err = corrupt(t, t->f.cur.off, "event format too large");
 	if (err)
 		return err;
+	at = t->f.cur.mem ? t->f.cur.base : t->f.cur.off;
+	if (n > k->max)
+		return corrupt(t, at, k->too_large);
 	text = an_malloc(n ? (size_t)n : 1);
 	if (!text)
 		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
-	at = t->f.cur.off;
-	err = an_datfile_rd(&t->f, text, (size_t)n, "truncated event format");
-	if (!err && !an_datformat_ok(text, (size_t)n))
-		err = corrupt(t, t->f.cur.mem ? t->f.cur.base : at, "malformed event format");
+	err = an_datfile_rd(&t->f, text, (size_t)n, k->truncated);
+	if (!err && !k->is_ok(text, (size_t)n))
+		err = corrupt(t, at, k->malformed);
 	free(text);
 	return err;
 }
@@ -174,7 +198,7 @@ static int walk_ftrace(struct dat *t)
 	int err = an_datfile_rd_num(&t->f, 4, &count, "truncated ftrace formats");
 
 	for (uint64_t i = 0; !err && i < count; i++)
-		err = walk_format(t);
+		err = walk_text(t, &event_format);
 	return err;
 }
 
@@ -189,7 +213,7 @@ static int walk_systems(struct dat *t)
 		if (!err)
 			err = an_datfile_rd_num(&t->f, 4, &nr, "truncated event formats");
 		for (uint64_t i = 0; !err && i < nr; i++)
-			err = walk_format(t);
+			err = walk_text(t, &event_format);
 	}
 	return err;
 }
@@ -201,28 +225,6 @@ static int walk_blob(struct dat *t, unsigned int n, const char *what)
 	int err = an_datfile_rd_num(&t->f, n, &size, what);
 
 	return err ? err : an_datfile_skip(&t->f, size, what);
-}
-
-/* Printk formats: size u32, text libtraceevent parses unchecked (datformat.c). */
-static int walk_printk(struct dat *t)
-{
-	uint64_t size, at;
-	char *text;
-	int err = an_datfile_rd_num(&t->f, 4, &size, "truncated printk formats");
-
-	if (err)
-		return err;
-	at = t->f.cur.mem ? t->f.cur.base : t->f.cur.off;	/* in a compressed section: the section */
-	if (size > AN_DATFILE_SECTION_MAX)
-		return corrupt(t, at, "printk formats too large");
-	text = an_malloc(size ? (size_t)size : 1);
-	if (!text)
-		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
-	err = an_datfile_rd(&t->f, text, (size_t)size, "truncated printk formats");
-	if (!err && !an_datformat_printk_ok(text, (size_t)size))
-		err = corrupt(t, at, "printk formats with a line libtraceevent cannot parse");
-	free(text);
-	return err;
 }
 
 /* The release of a UNAME option: "sysname nodename release version machine". */
@@ -329,7 +331,7 @@ static int check_section_ref(struct dat *t, struct mem *m, unsigned int id)
 	case OPT_FTRACE_EVENTS:	err = walk_ftrace(t); break;
 	case OPT_EVENT_FORMATS:	err = walk_systems(t); break;
 	case OPT_KALLSYMS:	err = walk_blob(t, 4, "truncated kallsyms"); break;
-	case OPT_PRINTK:	err = walk_printk(t); break;
+	case OPT_PRINTK:	err = walk_text(t, &printk_formats); break;
 	default:		err = walk_blob(t, 8, "truncated saved cmdlines"); break;
 	}
 	t->f.cur = saved;
@@ -433,7 +435,7 @@ static int walk_v6(struct dat *t)
 	if (!err)
 		err = walk_blob(t, 4, "truncated kallsyms");
 	if (!err)
-		err = walk_printk(t);
+		err = walk_text(t, &printk_formats);
 	if (!err)
 		err = walk_blob(t, 8, "truncated saved cmdlines");
 	if (!err)
