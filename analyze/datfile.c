@@ -34,10 +34,15 @@ int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst
  */
 uint64_t an_datfile_num(const struct an_datfile *f, const unsigned char *p, unsigned int n)
 {
+	return an_datfile_num_order(f->is_big, p, n);
+}
+
+uint64_t an_datfile_num_order(bool is_big, const unsigned char *p, unsigned int n)
+{
 	uint64_t v = 0;
 
 	for (unsigned int i = 0; i < n; i++)
-		v |= (uint64_t)p[f->is_big ? n - 1 - i : i] << (8 * i);
+		v |= (uint64_t)p[is_big ? n - 1 - i : i] << (8 * i);
 	return v;
 }
 

@@ -1,5 +1,6 @@
 /*
- * analyze/datfile.h - bounded reads of a trace.dat for datcheck.c (internal).
+ * analyze/datfile.h - bounded reads of a trace.dat for datcheck.c (internal;
+ * datpages.c reads its page headers with an_datfile_num_order()).
  *
  * Every read is checked against the end of what it may touch: the file, or
  * one section of it, loaded (and uncompressed) in memory. A read past it is
@@ -59,6 +60,16 @@ struct an_datfile {
  * Return: the value.
  */
 uint64_t an_datfile_num(const struct an_datfile *f, const unsigned char *p, unsigned int n);
+
+/**
+ * an_datfile_num_order() - number of @n bytes (1..8) at @p in a byte order
+ * @is_big: big endian
+ * @p: bytes
+ * @n: their count
+ *
+ * Return: the value; an_datfile_num() for a file, datpages.c for its pages.
+ */
+uint64_t an_datfile_num_order(bool is_big, const unsigned char *p, unsigned int n);
 
 /**
  * an_datfile_corrupt() - fail with AN_E_CORRUPT at file offset @off

@@ -26,6 +26,7 @@
 
 #include <kbuffer.h>
 
+#include "analyze/datfile.h"
 #include "analyze/datpages.h"
 #include "analyze/malloc.h"
 
@@ -64,13 +65,12 @@ struct dp_cpu {
 	uint64_t page_off;		/* file offset of the page kbuf holds */
 	uint64_t next_off;		/* next page to load */
 	uint64_t end;			/* end of the CPU's data */
-	bool has_page;			/* kbuf holds a page */
 	bool has_rec;			/* @rec is the CPU's next record */
 	bool has_last;			/* @last_off is set */
 	bool is_back;			/* @rec is not after @last_off: refused when its turn comes */
 	uint64_t last_off;		/* file offset of the last record handed out */
 	struct tep_record rec;
-	const unsigned char *page;	/* the page loaded */
+	const unsigned char *page;	/* the page loaded, NULL before the first */
 	bool use_kbuf;			/* kbuffer walks it (else @w) */
 	struct walk w;
 };
@@ -89,15 +89,6 @@ struct an_datpages {
 	struct dp_cpu *taken;		/* handed out last: step past it next time */
 	bool is_started;
 };
-
-static uint64_t commit_word(const struct an_datpages *p, const unsigned char *page)
-{
-	uint64_t v = 0;
-
-	for (unsigned int i = 0; i < p->long_size; i++)
-		v |= (uint64_t)page[8 + (p->is_big ? p->long_size - 1 - i : i)] << (8 * i);
-	return v;
-}
 
 static uint32_t rd4(const unsigned char *p)
 {
@@ -255,7 +246,8 @@ static int load_page(struct an_datpages *p, struct dp_cpu *c, struct an_diag *d)
 		c->buf_len = (size_t)want;
 	}
 	page = c->buf + (off - c->buf_off);
-	size = commit_word(p, page) & AN_DATCHECK_COMMIT_MASK;
+	size = an_datfile_num_order(p->is_big, page + 8, p->long_size) &
+	       AN_DATCHECK_COMMIT_MASK;	/* the commit word, after the u64 timestamp */
 	if (size > p->page_size - p->hdr) {
 		/* worded as datcheck.c words it for the library path */
 		d->offset = (long long)off;
@@ -264,7 +256,6 @@ static int load_page(struct an_datpages *p, struct dp_cpu *c, struct an_diag *d)
 	c->page_off = off;
 	c->next_off = off + p->page_size;
 	c->page = page;
-	c->has_page = true;
 	if (c->use_kbuf)
 		kbuffer_load_subbuffer(c->kbuf, (void *)page);
 	else if (walk_load(&c->w, page, p->hdr))
@@ -286,7 +277,7 @@ static int peek(struct an_datpages *p, struct dp_cpu *c, struct an_diag *d)
 		void *data;
 		int err;
 
-		if (!c->has_page) {
+		if (!c->page) {
 			data = NULL;
 		} else if (!c->use_kbuf) {
 			const struct walk *w = &c->w;
