@@ -217,11 +217,14 @@ static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
 		an_fq_bound_forget(&cp->bound);
 		an_fq_stretch_end(&cp->stretch, r, p);
 	} else {
-		an_fq_grace(r, p, &g);
 		if (an_fq_policy_applied(r, p))
 			an_fq_bound_restart(&cp->bound);
 		an_fq_bound_set(&cp->bound, held(r, p, k, cp, khz));
-		an_fq_bound_step(&cp->bound, now, an_fq_policy_evaluated(r, p), is_busy, &g);
+		if (!an_fq_bound_is_settled(&cp->bound)) {
+			an_fq_grace(r, p, &g);
+			an_fq_bound_step(&cp->bound, now, an_fq_policy_evaluated(r, p), is_busy,
+					 &g);
+		}
 		j.hi_khz = an_fq_bound_now(&cp->bound);
 		j.is_decidable = an_fq_policy_observed(r, p, &j.obs_khz);
 		j.why = "no frequency observed yet";

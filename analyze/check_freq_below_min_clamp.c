@@ -186,11 +186,13 @@ static void judge_cpu(struct an_replay *r, const struct an_freq_policy *p, int c
 		an_fq_bound_forget(&fc->bound);
 		j.why = "the schedutil model refused the inputs";
 	} else {
-		an_fq_grace(r, p, &g);
 		if (an_fq_cpu_applied(r, cpu))
 			an_fq_bound_restart(&fc->bound);
 		an_fq_bound_set(&fc->bound, khz);
-		an_fq_bound_step(&fc->bound, now, is_eval, is_busy, &g);
+		if (!an_fq_bound_is_settled(&fc->bound)) {
+			an_fq_grace(r, p, &g);
+			an_fq_bound_step(&fc->bound, now, is_eval, is_busy, &g);
+		}
 		j.lo_khz = an_fq_bound_now(&fc->bound);
 		j.is_decidable = has_obs;
 		j.why = "no frequency observed yet";

@@ -498,15 +498,17 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 		an_fq_bound_forget(&pp->hi);
 		an_fq_stretch_end(&pp->stretch, r, p);
 	} else {
-		an_fq_grace(r, p, &g);
 		if (an_fq_policy_applied(r, p)) {
 			an_fq_bound_restart(&pp->lo);
 			an_fq_bound_restart(&pp->hi);
 		}
 		an_fq_bound_set(&pp->lo, lo);
 		an_fq_bound_set(&pp->hi, held(r, p, k, pp, lo, hi));
-		an_fq_bound_step(&pp->lo, now, is_eval, is_busy, &g);
-		an_fq_bound_step(&pp->hi, now, is_eval, is_busy, &g);
+		if (!an_fq_bound_is_settled(&pp->lo) || !an_fq_bound_is_settled(&pp->hi)) {
+			an_fq_grace(r, p, &g);
+			an_fq_bound_step(&pp->lo, now, is_eval, is_busy, &g);
+			an_fq_bound_step(&pp->hi, now, is_eval, is_busy, &g);
+		}
 		j.lo_khz = an_fq_bound_now(&pp->lo);
 		j.hi_khz = an_fq_bound_now(&pp->hi);
 		j.is_decidable = has_obs;

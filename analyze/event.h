@@ -260,6 +260,24 @@ const char *an_event_type_name(enum an_event_type type);
 void an_comm_set(char dst[AN_COMM_LEN], const char *comm);
 
 /**
+ * an_comm_has_prefix() - whether task name @comm starts with @prefix
+ * @comm: NUL-terminated name
+ * @prefix: NUL-terminated prefix
+ *
+ * Inline, byte by byte: most names differ at their first or second byte,
+ * and this runs for the names of most sched_switch events.
+ *
+ * Return: true or false.
+ */
+static inline bool an_comm_has_prefix(const char *comm, const char *prefix)
+{
+	for (; *prefix; comm++, prefix++)
+		if (*comm != *prefix)
+			return false;
+	return true;
+}
+
+/**
  * an_event_state_is_runnable() - whether a prev_state leaves the task runnable
  * @state: prev_state letters of a sched_switch ("R", "R+", "S", "D|K", ...)
  *

@@ -249,7 +249,7 @@ static bool is_enqueue_or_dequeue(const struct an_replay *r, uint64_t ts, int cp
 }
 
 /**
- * an_fq_key_judge() - the state of a key from @j->ts_ns on
+ * an_fq_key_change() - an_fq_key_judge() when the judgement may change the key
  * @r: replay (its results receive windows and counters)
  * @k: the key
  * @j: the judgement
@@ -261,8 +261,8 @@ static bool is_enqueue_or_dequeue(const struct an_replay *r, uint64_t ts, int cp
  * window at its start; an agreeing one ends it there. An undecidable one ends
  * the FAIL window and opens (or extends) the UNDECIDED one.
  */
-void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_fq_judgement *j,
-		     struct an_fq_tally *tally)
+void an_fq_key_change(struct an_replay *r, struct an_fq_key *k, const struct an_fq_judgement *j,
+		      struct an_fq_tally *tally)
 {
 	uint64_t ts = j->ts_ns;
 	struct an_window w;	/* only where a window is made: 280 bytes to clear */
@@ -455,22 +455,17 @@ void an_fq_memo_put(struct an_fq_memo *m, const struct an_freq_policy *p,
 }
 
 /**
- * an_fq_cpu_applied() - whether the kernel applies now, or has yet to apply,
- * a clamp change the model took for @cpu's runqueue: the current event shows
- * it applied (an_replay_step.applied_cpu), or a group write in progress
- * (walk.h) has yet to reach the group of a task queued there. Either way
- * the graces of what follows from it start again (an_fq_bound_restart()).
+ * an_fq_cpu_walk_pending() - whether the group write in progress (walk.h)
+ * has yet to reach the group of a task queued on @cpu (an_fq_cpu_applied())
  * @r: replay
  * @cpu: the CPU
  *
  * Return: true or false.
  */
-bool an_fq_cpu_applied(const struct an_replay *r, int cpu)
+bool an_fq_cpu_walk_pending(const struct an_replay *r, int cpu)
 {
 	const struct model_node *head, *n;
 
-	if (r->step.applied_cpu >= 0 && cpu == r->step.applied_cpu)
-		return true;
 	if (!r->walk.is_open || !an_replay_cpu(r, cpu))
 		return false;
 	head = &r->mcpu[cpu].queued;
@@ -531,123 +526,73 @@ static bool is_local_event(enum an_event_type type)
 	}
 }
 
-/* an_fq_policy_touched() without the memo of an observer call */
+/* Whether @cpu is one of @p's CPUs (a CPU of @p has an_cpu.policy == @p's index). */
+static bool is_policy_cpu(const struct an_replay *r, const struct an_freq_policy *p, int cpu)
+{
+	const struct an_cpu *c = an_replay_cpu(r, cpu);
+
+	if (!c || c->policy != (int)(p - r->policy))
+		return false;
+	for (unsigned int i = 0; i < p->su.nr_cpus; i++)
+		if (p->su.cpu[i] == cpu)
+			return true;
+	return false;
+}
+
+/*
+ * an_fq_policy_touched() without the memo of an observer call. The CPUs
+ * the event evaluated or whose rq clamps it changed are the replay's dirty
+ * list (an_cpu.is_eval, is_clamp_changed): one or two, not the policy's.
+ */
 static bool policy_touched(const struct an_replay *r, const struct an_freq_policy *p,
 			   const struct an_event *ev)
 {
 	if (!is_local_event(ev->type) || r->step.nr_issues || r->step.is_reset ||
 	    r->step.is_limits_changed)
 		return true;
-	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
-		int cpu = p->su.cpu[i];
-		const struct an_cpu *c = an_replay_cpu(r, cpu);
-
-		if (c && (c->is_eval || c->is_clamp_changed))
+	for (unsigned int i = 0; i < r->nr_dirty; i++)
+		if (is_policy_cpu(r, p, r->dirty[i]))
 			return true;
-		if (ev->type == AN_EV_CPU_FREQUENCY && ev->freq.cpu_id == cpu)
-			return true;
-		if (ev->type == AN_EV_SCHED_SWITCH && ev->cpu == cpu)
-			return true;
-	}
-	return false;
+	if (ev->type == AN_EV_CPU_FREQUENCY)
+		return is_policy_cpu(r, p, ev->freq.cpu_id);
+	return ev->type == AN_EV_SCHED_SWITCH && is_policy_cpu(r, p, ev->cpu);
 }
 
-/*
- * The policy-wide answers of this observer call: the three frequency checks
- * ask the same ones (the replay's state cannot change within a call).
+/**
+ * an_fq_pol_fill() - the policy-wide answers of this observer call
+ * (an_fq_pol()), asked of the replay
+ * @r: replay
+ * @p: the policy
  */
-static struct an_fq_pol_memo *pol_memo(const struct an_replay *r, const struct an_freq_policy *p)
+void an_fq_pol_fill(const struct an_replay *r, const struct an_freq_policy *p)
 {
 	struct an_fq_pol_memo *m = &r->fq_pol[p - r->policy];
 
-	if (!r->phase || m->phase != r->phase) {
-		m->is_evaluated = policy_evaluated(r, p);
-		m->is_busy = policy_busy(r, p);
-		m->has_obs = policy_observed(r, p, &m->obs_khz);
-		m->phase = r->phase;
-	}
-	return m;
+	m->is_evaluated = policy_evaluated(r, p);
+	m->is_busy = policy_busy(r, p);
+	m->has_obs = policy_observed(r, p, &m->obs_khz);
+	m->phase = r->phase;
 }
 
 /**
- * an_fq_policy_observed() - the policy's observed frequency
- * @r: replay
- * @p: the policy
- * @khz: the latest cpu_frequency (or devlib marker) of any of its CPUs
- *
- * A policy has one clock (S1): the kthread (S26) and 5.3+ fast switches
- * (S25) report it once per CPU, older fast switches for one CPU only.
- *
- * Return: false while none of its CPUs has reported a frequency.
- */
-bool an_fq_policy_observed(const struct an_replay *r, const struct an_freq_policy *p,
-			   unsigned int *khz)
-{
-	const struct an_fq_pol_memo *m = pol_memo(r, p);
-
-	if (m->has_obs)
-		*khz = m->obs_khz;
-	return m->has_obs;
-}
-
-/**
- * an_fq_policy_busy() - whether a CPU of the policy runs a task (its tick runs)
- * and the grace must count on that tick
- * @r: replay
- * @p: the policy
- *
- * A CPU whose evaluations the trace shows (an_cpu.has_eval_events) is not
- * counted: each of its evaluations is an event, and an emulated CPU can go
- * 40 ms without a tick (make check-kernel, a host deschedules vCPUs).
- *
- * Return: true when a CPU whose runqueue is known runs a task other than
- * idle and its evaluations are not in the trace.
- */
-bool an_fq_policy_busy(const struct an_replay *r, const struct an_freq_policy *p)
-{
-	return pol_memo(r, p)->is_busy;
-}
-
-/**
- * an_fq_policy_evaluated() - whether the current event is a scheduler event
- * of a CPU of the policy (S2; call after the model)
- * @r: replay
- * @p: the policy
- *
- * Return: true or false.
- */
-bool an_fq_policy_evaluated(const struct an_replay *r, const struct an_freq_policy *p)
-{
-	return pol_memo(r, p)->is_evaluated;
-}
-
-/**
- * an_fq_policy_touched() - whether the current event may change what the
- * frequency checks compute for the policy (call after the model)
+ * an_fq_touched_fill() - an_fq_policy_touched() of this observer call,
+ * asked of the replay
  * @r: replay
  * @p: the policy
  * @ev: the event
- *
- * Scheduler and util events touch the CPUs they evaluate or whose rq clamps
- * they change, cpu_frequency its CPU; anything else (markers, requests,
- * limits, exits, lost events) touches every policy.
- *
- * Return: true or false.
  */
-bool an_fq_policy_touched(const struct an_replay *r, const struct an_freq_policy *p,
-			  const struct an_event *ev)
+void an_fq_touched_fill(const struct an_replay *r, const struct an_freq_policy *p,
+			const struct an_event *ev)
 {
 	struct an_fq_pol_memo *m = &r->fq_pol[p - r->policy];
 
-	if (!r->phase || m->touched_phase != r->phase) {
-		m->is_touched = policy_touched(r, p, ev);
-		m->touched_phase = r->phase;
-	}
-	return m->is_touched;
+	m->is_touched = policy_touched(r, p, ev);
+	m->touched_phase = r->phase;
 }
 
 /**
- * an_fq_cpu_undecidable() - whether checks cannot judge @cpu at @ts_ns, and why
+ * an_fq_cpu_why_undecidable() - why checks cannot judge @cpu at @ts_ns
+ * (an_fq_cpu_undecidable(), once an_replay_is_decidable() said no)
  * @r: replay
  * @cpu: CPU id
  * @ts_ns: the instant
@@ -655,16 +600,12 @@ bool an_fq_policy_touched(const struct an_replay *r, const struct an_freq_policy
  *	       window, undefined model state); a CPU not known yet since the
  *	       trace start hides nothing
  * @why: static reason
- *
- * Return: true when an_replay_is_decidable() says no.
  */
-bool an_fq_cpu_undecidable(const struct an_replay *r, int cpu, uint64_t ts_ns,
-			   bool *is_hiding, const char **why)
+void an_fq_cpu_why_undecidable(const struct an_replay *r, int cpu, uint64_t ts_ns,
+			       bool *is_hiding, const char **why)
 {
 	const struct an_cpu *c = an_replay_cpu(r, cpu);
 
-	if (an_replay_is_decidable(r, cpu, ts_ns))
-		return false;
 	*is_hiding = true;
 	if (!c) {
 		*is_hiding = false;
@@ -681,7 +622,6 @@ bool an_fq_cpu_undecidable(const struct an_replay *r, int cpu, uint64_t ts_ns,
 		*is_hiding = false;
 		*why = "runqueue not known yet";
 	}
-	return true;
 }
 
 /* The policy's tick in ns (MODEL_SU_DEFAULT_TICK_US when unknown). */
@@ -718,7 +658,7 @@ void an_fq_grace(const struct an_replay *r, const struct an_freq_policy *p,
  */
 bool an_fq_is_sugov(const char *comm)
 {
-	return comm[0] == SUGOV_PREFIX[0] && !strncmp(comm, SUGOV_PREFIX, sizeof(SUGOV_PREFIX) - 1);
+	return an_comm_has_prefix(comm, SUGOV_PREFIX);
 }
 
 /**
@@ -730,7 +670,7 @@ bool an_fq_is_sugov(const char *comm)
  */
 struct an_freq_policy *an_fq_sugov_policy(const struct an_replay *r, const char *comm)
 {
-	if (!an_fq_is_sugov(comm))
+	if (!r->nr_policies || !an_fq_is_sugov(comm))
 		return NULL;
 	return an_replay_cpu_policy(r, atoi(comm + sizeof(SUGOV_PREFIX) - 1));
 }
@@ -753,23 +693,16 @@ static bool dl_runnable(const struct an_replay *r, int cpu)
 }
 
 /**
- * an_fq_cpu_in() - what schedutil sees of @cpu, utilization aside (S4–S7)
+ * an_fq_cpu_in_fill() - an_fq_cpu_in() of this observer call, asked of the
+ * model (every byte set: the memos compare inputs byte for byte)
  * @r: replay (started; @cpu in the model)
  * @cpu: CPU id
- * @in: filled: the model's rq clamps (model_rq_value(), IDLE flag), whether
- *	an RT task or a DL task other than sugov:N is queued, the mainline
- *	static key; utilizations, irq, bw_dl and iowait are 0 (events.md §4:
- *	what a trace cannot show is taken as 0)
  */
-void an_fq_cpu_in(const struct an_replay *r, int cpu, struct model_su_cpu_in *in)
+void an_fq_cpu_in_fill(const struct an_replay *r, int cpu)
 {
 	struct an_fq_in_memo *m = &r->fq_in[cpu];
+	struct model_su_cpu_in *in = &m->in;
 
-	/* the three frequency checks ask for the same CPUs in one observer call */
-	if (r->phase && m->phase == r->phase) {
-		memcpy(in, &m->in, sizeof(*in));
-		return;
-	}
 	memset(in, 0, sizeof(*in));
 	in->rq_min = (unsigned int)model_rq_value(&r->sys, cpu, MODEL_UCLAMP_MIN);
 	in->rq_max = (unsigned int)model_rq_value(&r->sys, cpu, MODEL_UCLAMP_MAX);
@@ -777,7 +710,6 @@ void an_fq_cpu_in(const struct an_replay *r, int cpu, struct model_su_cpu_in *in
 	in->is_uclamp_used = r->sys.is_uclamp_used;
 	in->is_rt_runnable = r->mcpu[cpu].nr_rt > 0;
 	in->is_dl_runnable = dl_runnable(r, cpu);
-	memcpy(&m->in, in, sizeof(*in));
 	m->phase = r->phase;
 }
 
@@ -914,19 +846,17 @@ void an_fq_stretch_end(struct an_fq_stretch *s, const struct an_replay *r,
 }
 
 /**
- * an_fq_obs_doubt() - why no frequency is observed, when lost events are why
+ * an_fq_obs_lost() - an_fq_obs_doubt() for an undecidable judgement @j
  * @r: replay
  * @p: the policy
- * @j: an undecidable judgement for want of an observed frequency
+ * @j: undecidable for want of an observed frequency
  *
  * Lost events may have hidden a cpu_frequency of @p (events.md §4: the
  * window is UNDECIDED, and it may hide a failure).
  */
-void an_fq_obs_doubt(const struct an_replay *r, const struct an_freq_policy *p,
-		     struct an_fq_judgement *j)
+void an_fq_obs_lost(const struct an_replay *r, const struct an_freq_policy *p,
+		    struct an_fq_judgement *j)
 {
-	if (j->is_decidable)
-		return;
 	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
 		const struct an_cpu *c = an_replay_cpu(r, p->su.cpu[i]);
 

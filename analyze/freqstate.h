@@ -27,6 +27,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "analyze/replay.h"
 
@@ -112,8 +113,8 @@ void an_fq_bound_restart(struct an_fq_bound *b);
 bool an_fq_bound_next_drop(const struct an_fq_bound *b, uint64_t before_ns, uint64_t *ts_ns);
 
 /*
- * No older expectation waits: an_fq_bound_elapse() and the drops have
- * nothing to do, so a check may skip a policy's time step (and its grace).
+ * No older expectation waits: an_fq_bound_elapse(), an_fq_bound_step() and
+ * the drops have nothing to do, so a check may skip them (and the grace).
  */
 static inline bool an_fq_bound_is_settled(const struct an_fq_bound *b)
 {
@@ -205,8 +206,29 @@ struct an_fq_judgement {
 	bool is_drop;
 };
 
-void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k, const struct an_fq_judgement *j,
-		     struct an_fq_tally *tally);
+void an_fq_key_change(struct an_replay *r, struct an_fq_key *k, const struct an_fq_judgement *j,
+		      struct an_fq_tally *tally);
+
+/**
+ * an_fq_key_judge() - the state of a key from @j->ts_ns on
+ * @r: replay (its results receive windows and counters)
+ * @k: the key
+ * @j: the judgement
+ * @tally: intervals are accounted here when they end; may be NULL
+ *
+ * Most judgements repeat the key's state (same observed frequency, same
+ * range or same reason): they change nothing and return here, inline. The
+ * others go to an_fq_key_change().
+ */
+static inline void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k,
+				   const struct an_fq_judgement *j, struct an_fq_tally *tally)
+{
+	if (k->has_state && k->obs_khz == j->obs_khz && k->is_decidable == j->is_decidable &&
+	    (j->is_decidable ? k->lo_khz == j->lo_khz && k->hi_khz == j->hi_khz :
+			       k->why == j->why))
+		return;
+	an_fq_key_change(r, k, j, tally);
+}
 void an_fq_key_close(struct an_replay *r, struct an_fq_key *k, uint64_t end_ns,
 		     struct an_fq_tally *tally);
 
@@ -239,19 +261,168 @@ void an_fq_memo_put(struct an_fq_memo *m, const struct an_freq_policy *p,
 /* ---- the policy as the replay shows it ---- */
 
 bool an_fq_policy_usable(const struct an_freq_policy *p);
-bool an_fq_policy_observed(const struct an_replay *r, const struct an_freq_policy *p,
-			   unsigned int *khz);
-bool an_fq_policy_busy(const struct an_replay *r, const struct an_freq_policy *p);
-bool an_fq_cpu_applied(const struct an_replay *r, int cpu);
+void an_fq_pol_fill(const struct an_replay *r, const struct an_freq_policy *p);
+void an_fq_touched_fill(const struct an_replay *r, const struct an_freq_policy *p,
+			const struct an_event *ev);
+void an_fq_cpu_in_fill(const struct an_replay *r, int cpu);
+
+/*
+ * The policy-wide answers of this observer call (r->phase): the three
+ * frequency checks ask the same ones, and the replay's state cannot change
+ * within a call. Inline: they are asked several times an event.
+ */
+static inline const struct an_fq_pol_memo *an_fq_pol(const struct an_replay *r,
+						     const struct an_freq_policy *p)
+{
+	const struct an_fq_pol_memo *m = &r->fq_pol[p - r->policy];
+
+	if (!r->phase || m->phase != r->phase)
+		an_fq_pol_fill(r, p);
+	return m;
+}
+
+/**
+ * an_fq_policy_observed() - the policy's observed frequency
+ * @r: replay
+ * @p: the policy
+ * @khz: the latest cpu_frequency (or devlib marker) of any of its CPUs
+ *
+ * A policy has one clock (S1): the kthread (S26) and 5.3+ fast switches
+ * (S25) report it once per CPU, older fast switches for one CPU only.
+ *
+ * Return: false while none of its CPUs has reported a frequency.
+ */
+static inline bool an_fq_policy_observed(const struct an_replay *r,
+					 const struct an_freq_policy *p, unsigned int *khz)
+{
+	const struct an_fq_pol_memo *m = an_fq_pol(r, p);
+
+	if (m->has_obs)
+		*khz = m->obs_khz;
+	return m->has_obs;
+}
+
+/**
+ * an_fq_policy_busy() - whether a CPU of the policy runs a task (its tick runs)
+ * and the grace must count on that tick
+ * @r: replay
+ * @p: the policy
+ *
+ * A CPU whose evaluations the trace shows (an_cpu.has_eval_events) is not
+ * counted: each of its evaluations is an event, and an emulated CPU can go
+ * 40 ms without a tick (make check-kernel, a host deschedules vCPUs).
+ *
+ * Return: true when a CPU whose runqueue is known runs a task other than
+ * idle and its evaluations are not in the trace.
+ */
+static inline bool an_fq_policy_busy(const struct an_replay *r, const struct an_freq_policy *p)
+{
+	return an_fq_pol(r, p)->is_busy;
+}
+
+/**
+ * an_fq_policy_evaluated() - whether the current event is a scheduler event
+ * of a CPU of the policy (S2; call after the model)
+ * @r: replay
+ * @p: the policy
+ *
+ * Return: true or false.
+ */
+static inline bool an_fq_policy_evaluated(const struct an_replay *r,
+					  const struct an_freq_policy *p)
+{
+	return an_fq_pol(r, p)->is_evaluated;
+}
+
+/**
+ * an_fq_policy_touched() - whether the current event may change what the
+ * frequency checks compute for the policy (call after the model)
+ * @r: replay
+ * @p: the policy
+ * @ev: the event
+ *
+ * Scheduler and util events touch the CPUs they evaluate or whose rq clamps
+ * they change, cpu_frequency its CPU; anything else (markers, requests,
+ * limits, exits, lost events) touches every policy.
+ *
+ * Return: true or false.
+ */
+static inline bool an_fq_policy_touched(const struct an_replay *r,
+					const struct an_freq_policy *p,
+					const struct an_event *ev)
+{
+	const struct an_fq_pol_memo *m = &r->fq_pol[p - r->policy];
+
+	if (!r->phase || m->touched_phase != r->phase)
+		an_fq_touched_fill(r, p, ev);
+	return m->is_touched;
+}
+
+/**
+ * an_fq_cpu_in() - what schedutil sees of @cpu, utilization aside (S4–S7)
+ * @r: replay (started; @cpu in the model)
+ * @cpu: CPU id
+ * @in: filled: the model's rq clamps (model_rq_value(), IDLE flag), whether
+ *	an RT task or a DL task other than sugov:N is queued, the mainline
+ *	static key; utilizations, irq, bw_dl and iowait are 0 (events.md §4:
+ *	what a trace cannot show is taken as 0)
+ *
+ * The three frequency checks ask for the same CPUs in one observer call:
+ * kept in r->fq_in for the call.
+ */
+static inline void an_fq_cpu_in(const struct an_replay *r, int cpu, struct model_su_cpu_in *in)
+{
+	const struct an_fq_in_memo *m = &r->fq_in[cpu];
+
+	if (!r->phase || m->phase != r->phase)
+		an_fq_cpu_in_fill(r, cpu);
+	memcpy(in, &m->in, sizeof(*in));
+}
+
+bool an_fq_cpu_walk_pending(const struct an_replay *r, int cpu);
+
+/**
+ * an_fq_cpu_applied() - whether the kernel applies now, or has yet to apply,
+ * a clamp change the model took for @cpu's runqueue: the current event shows
+ * it applied (an_replay_step.applied_cpu), or a group write in progress
+ * (walk.h) has yet to reach the group of a task queued there
+ * (an_fq_cpu_walk_pending()). Either way the graces of what follows from it
+ * start again (an_fq_bound_restart()).
+ * @r: replay
+ * @cpu: the CPU
+ *
+ * Return: true or false.
+ */
+static inline bool an_fq_cpu_applied(const struct an_replay *r, int cpu)
+{
+	if (r->step.applied_cpu >= 0 && cpu == r->step.applied_cpu)
+		return true;
+	return r->walk.is_open && an_fq_cpu_walk_pending(r, cpu);
+}
 bool an_fq_policy_applied(const struct an_replay *r, const struct an_freq_policy *p);
-bool an_fq_policy_touched(const struct an_replay *r, const struct an_freq_policy *p,
-			  const struct an_event *ev);
-bool an_fq_policy_evaluated(const struct an_replay *r, const struct an_freq_policy *p);
-bool an_fq_cpu_undecidable(const struct an_replay *r, int cpu, uint64_t ts_ns,
-			   bool *is_hiding, const char **why);
+void an_fq_cpu_why_undecidable(const struct an_replay *r, int cpu, uint64_t ts_ns,
+			       bool *is_hiding, const char **why);
+
+/**
+ * an_fq_cpu_undecidable() - whether checks cannot judge @cpu at @ts_ns, and why
+ * @r: replay
+ * @cpu: CPU id
+ * @ts_ns: the instant
+ * @is_hiding: set when the doubt may hide a failure (an_fq_cpu_why_undecidable())
+ * @why: static reason
+ *
+ * Return: true when an_replay_is_decidable() says no.
+ */
+static inline bool an_fq_cpu_undecidable(const struct an_replay *r, int cpu, uint64_t ts_ns,
+					 bool *is_hiding, const char **why)
+{
+	if (an_replay_is_decidable(r, cpu, ts_ns))
+		return false;
+	an_fq_cpu_why_undecidable(r, cpu, ts_ns, is_hiding, why);
+	return true;
+}
 void an_fq_grace(const struct an_replay *r, const struct an_freq_policy *p,
 		 struct an_fq_times *g);
-void an_fq_cpu_in(const struct an_replay *r, int cpu, struct model_su_cpu_in *in);
 bool an_fq_is_sugov(const char *comm);
 struct an_freq_policy *an_fq_sugov_policy(const struct an_replay *r, const char *comm);
 bool an_fq_has_clamps(const struct an_replay *r);
@@ -277,8 +448,22 @@ bool an_fq_stretch_update(struct an_fq_stretch *s, const struct an_replay *r,
 void an_fq_stretch_end(struct an_fq_stretch *s, const struct an_replay *r,
 		       const struct an_freq_policy *p);
 const char *an_fq_coupling_rule(const struct an_replay *r, const struct an_freq_policy *p);
-void an_fq_obs_doubt(const struct an_replay *r, const struct an_freq_policy *p,
-		     struct an_fq_judgement *j);
+void an_fq_obs_lost(const struct an_replay *r, const struct an_freq_policy *p,
+		    struct an_fq_judgement *j);
+
+/**
+ * an_fq_obs_doubt() - why no frequency is observed, when lost events are why
+ * @r: replay
+ * @p: the policy
+ * @j: a judgement; when undecidable for want of an observed frequency, lost
+ *     events may have hidden a cpu_frequency of @p (an_fq_obs_lost())
+ */
+static inline void an_fq_obs_doubt(const struct an_replay *r, const struct an_freq_policy *p,
+				   struct an_fq_judgement *j)
+{
+	if (!j->is_decidable)
+		an_fq_obs_lost(r, p, j);
+}
 bool an_fq_util_sample(const struct an_event *ev, int *cpu, unsigned int *util_cfs,
 		       unsigned int *util_rt);
 void an_fq_set_input(struct an_replay *r, enum an_check_id check, bool has_signal,

@@ -57,14 +57,6 @@ struct an_freq_policy *an_replay_cpu_policy(const struct an_replay *r, int cpu)
 	return &r->policy[c->policy];
 }
 
-bool an_replay_is_decidable(const struct an_replay *r, int cpu, uint64_t ts_ns)
-{
-	const struct an_cpu *c = an_replay_cpu(r, cpu);
-
-	return c && c->is_known && !c->is_lost_doubt && ts_ns > c->undecided_until_ns &&
-	       !r->sys.is_undefined;
-}
-
 bool an_replay_is_enabled(const struct an_replay *r, enum an_check_id id)
 {
 	return !r->opts.checks || (r->opts.checks & AN_CHECK_BIT(id));

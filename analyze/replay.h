@@ -562,7 +562,7 @@ struct an_replay {
 	size_t nr_obs, alloc_obs;
 	struct an_obs_call *calls[2];	/* by phase: before, after the model */
 	size_t nr_calls[2], alloc_calls[2];
-	int *dirty;			/* CPUs whose step flags must be cleared */
+	int *dirty;			/* CPUs with step flags (is_eval, is_clamp_changed) */
 	unsigned int nr_dirty;
 	char kernel_opt[AN_MARKER_STR_LEN];
 	char kernel_trace[AN_MARKER_STR_LEN];
@@ -671,7 +671,13 @@ struct an_freq_policy *an_replay_cpu_policy(const struct an_replay *r, int cpu);
  *
  * Return: true or false.
  */
-bool an_replay_is_decidable(const struct an_replay *r, int cpu, uint64_t ts_ns);
+static inline bool an_replay_is_decidable(const struct an_replay *r, int cpu, uint64_t ts_ns)
+{
+	const struct an_cpu *c = an_replay_cpu(r, cpu);
+
+	return c && c->is_known && !c->is_lost_doubt && ts_ns > c->undecided_until_ns &&
+	       !r->sys.is_undefined;
+}
 
 /**
  * an_replay_is_enabled() - whether check @id was enabled by the options

@@ -18,11 +18,6 @@ static bool is_counted(enum model_class cls)
 	return cls == MODEL_CLASS_FAIR || cls == MODEL_CLASS_RT;
 }
 
-static bool has_prefix(const char *s, const char *prefix)
-{
-	return s[0] == prefix[0] && !strncmp(s, prefix, strlen(prefix));
-}
-
 /*
  * The class of a task from its trace prio (uclamp-v3.md §9): 0..99 RT,
  * 100..139 fair, -1 DL. sugov:N is a DL kthread whatever it shows; the
@@ -30,14 +25,14 @@ static bool has_prefix(const char *s, const char *prefix)
  */
 static enum model_class class_of(int prio, const char *comm, enum model_class dflt)
 {
-	if (comm && has_prefix(comm, "sugov:"))
+	if (comm && an_comm_has_prefix(comm, "sugov:"))
 		return MODEL_CLASS_DL;
 	if (prio == AN_PRIO_NONE)
 		return dflt;
 	if (prio < 0)
 		return MODEL_CLASS_DL;
 	if (prio < 100)
-		return comm && prio == 0 && has_prefix(comm, "migration/") ?
+		return comm && prio == 0 && an_comm_has_prefix(comm, "migration/") ?
 		       MODEL_CLASS_OTHER : MODEL_CLASS_RT;
 	return MODEL_CLASS_FAIR;
 }

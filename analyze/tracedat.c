@@ -110,6 +110,7 @@ struct an_tracedat {
 	struct cpu_map seen[MAX_SEEN];	/* every mapping found, for the close */
 	unsigned int nr_seen;
 	struct tep_handle *tep;
+	unsigned long long page_size;	/* tep_get_page_size(), read once */
 	struct fmt **fmts;		/* by event id, NULL until seen */
 	size_t alloc_fmts;
 	struct tep_record *current;	/* the record @ev points into */
@@ -161,6 +162,7 @@ int an_tracedat_open(const char *path, struct an_reader_info *info,
 		goto fail;
 	}
 	t->tep = tracecmd_get_tep(t->handle);
+	t->page_size = (unsigned long long)tep_get_page_size(t->tep);
 	t->is_swap = tep_is_file_bigendian(t->tep) != tep_is_local_bigendian(t->tep);
 	if (t->chk.use_pages) {
 		err = an_datpages_open(path, &t->chk, t->tep, dat_reader == AN_DAT_PAGES, &t->pages, d);
@@ -706,7 +708,7 @@ static int decode_text(const struct an_tracedat *t, const struct fmt *f, unsigne
  */
 static bool record_fits_page(const struct an_tracedat *t, const struct tep_record *rec)
 {
-	unsigned long long page = (unsigned long long)tep_get_page_size(t->tep);
+	unsigned long long page = t->page_size;
 	unsigned long long end;
 
 	if (!page || (page & (page - 1)))
