@@ -60,7 +60,7 @@ struct ceil_check {
 	bool has_uclamp_event;
 };
 
-static int setup(struct ceil_check *k, const struct an_replay *r)
+static AN_NOINLINE int setup(struct ceil_check *k, const struct an_replay *r)
 {
 	k->pol = an_calloc(r->nr_cpus, sizeof(*k->pol));
 	k->util = an_calloc(r->nr_cpus, sizeof(*k->util));
@@ -131,7 +131,7 @@ static void drop_until(struct an_replay *r, const struct an_freq_policy *p,
 	}
 }
 
-static void before(struct an_replay *r, struct ceil_check *k, uint64_t now)
+static AN_NOINLINE void before(struct an_replay *r, struct ceil_check *k, uint64_t now)
 {
 	for (unsigned int i = 0; i < r->nr_policies; i++) {
 		const struct an_freq_policy *p = &r->policy[i];
@@ -245,6 +245,14 @@ static void take_util(const struct an_replay *r, struct ceil_check *k, const str
 		};
 }
 
+static AN_NOINLINE void after(struct an_replay *r, struct ceil_check *k, const struct an_event *ev)
+{
+	for (unsigned int i = 0; i < r->nr_policies && i < k->nr_slots; i++)
+		if (an_fq_policy_usable(&r->policy[i]) &&
+		    an_fq_policy_touched(r, &r->policy[i], ev))
+			judge_policy(r, &r->policy[i], k, &k->pol[i]);
+}
+
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool is_after)
 {
 	struct ceil_check *k = ctx;
@@ -252,17 +260,15 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	if (!k->pol && setup(k, r))
 		return -ENOMEM;
 	if (!is_after) {
-		before(r, k, ev->ts_ns);
+		if (r->nr_policies)
+			before(r, k, ev->ts_ns);
 		return 0;
 	}
-	if (ev->type == AN_EV_UCLAMP_UTIL_CFS || ev->type == AN_EV_UCLAMP_UTIL_SE ||
-	    ev->type == AN_EV_UCLAMP_TASK_EFF)
+	if (an_fq_is_uclamp_event(ev))
 		k->has_uclamp_event = true;
 	take_util(r, k, ev);
-	for (unsigned int i = 0; i < r->nr_policies && i < k->nr_slots; i++)
-		if (an_fq_policy_usable(&r->policy[i]) &&
-		    an_fq_policy_touched(r, &r->policy[i], ev))
-			judge_policy(r, &r->policy[i], k, &k->pol[i]);
+	if (r->nr_policies)	/* else no cpufreq: nothing to judge */
+		after(r, k, ev);
 	return 0;
 }
 

@@ -43,7 +43,7 @@ struct floor_check {
 	bool has_uclamp_event;
 };
 
-static int setup(struct floor_check *k, const struct an_replay *r)
+static AN_NOINLINE int setup(struct floor_check *k, const struct an_replay *r)
 {
 	k->cpu = an_calloc(r->nr_cpus, sizeof(*k->cpu));
 	k->was_busy = an_calloc(r->nr_cpus, sizeof(*k->was_busy));
@@ -124,7 +124,7 @@ static bool is_pending(const struct floor_check *k, const struct an_freq_policy 
 	return false;
 }
 
-static void before(struct an_replay *r, struct floor_check *k, uint64_t now)
+static AN_NOINLINE void before(struct an_replay *r, struct floor_check *k, uint64_t now)
 {
 	for (unsigned int i = 0; i < r->nr_policies; i++) {
 		const struct an_freq_policy *p = &r->policy[i];
@@ -201,10 +201,9 @@ static void judge_cpu(struct an_replay *r, const struct an_freq_policy *p, int c
 	an_fq_key_judge(r, &fc->key, &j, NULL);
 }
 
-static void after(struct an_replay *r, struct floor_check *k, const struct an_event *ev)
+static AN_NOINLINE void after(struct an_replay *r, struct floor_check *k, const struct an_event *ev)
 {
-	if (ev->type == AN_EV_UCLAMP_UTIL_CFS || ev->type == AN_EV_UCLAMP_UTIL_SE ||
-	    ev->type == AN_EV_UCLAMP_TASK_EFF)
+	if (an_fq_is_uclamp_event(ev))
 		k->has_uclamp_event = true;
 	for (unsigned int i = 0; i < r->nr_policies; i++) {
 		const struct an_freq_policy *p = &r->policy[i];
@@ -229,6 +228,12 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 
 	if (!k->cpu && setup(k, r))
 		return -ENOMEM;
+	if (!r->nr_policies) {
+		/* no policy (no cpufreq): nothing to judge */
+		if (is_after && an_fq_is_uclamp_event(ev))
+			k->has_uclamp_event = true;
+		return 0;
+	}
 	if (is_after)
 		after(r, k, ev);
 	else

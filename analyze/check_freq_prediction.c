@@ -93,7 +93,7 @@ struct pred_check {
 	struct an_freq_figures fig;
 };
 
-static int setup(struct pred_check *k, const struct an_replay *r)
+static AN_NOINLINE int setup(struct pred_check *k, const struct an_replay *r)
 {
 	k->cpu = an_calloc(r->nr_cpus, sizeof(*k->cpu));
 	k->pol = an_calloc(r->nr_cpus, sizeof(*k->pol));
@@ -198,7 +198,7 @@ static void drop_until(struct an_replay *r, struct pred_check *k, const struct a
 	}
 }
 
-static void before(struct an_replay *r, struct pred_check *k, uint64_t now)
+static AN_NOINLINE void before(struct an_replay *r, struct pred_check *k, uint64_t now)
 {
 	note_rt(r, k, now);
 	for (unsigned int i = 0; i < r->nr_policies && i < k->nr_cpus; i++) {
@@ -522,7 +522,7 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 	pp->was_busy = is_busy;
 }
 
-static void after(struct an_replay *r, struct pred_check *k, const struct an_event *ev)
+static AN_NOINLINE void after(struct an_replay *r, struct pred_check *k, const struct an_event *ev)
 {
 	take_util(r, k, ev);
 	if (ev->type == AN_EV_SCHED_SWITCH)
@@ -545,6 +545,12 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 
 	if (!k->cpu && setup(k, r))
 		return -ENOMEM;
+	if (!r->nr_policies) {
+		/* no policy (no cpufreq): nothing to judge; keep the util signal */
+		if (is_after)
+			take_util(r, k, ev);
+		return 0;
+	}
 	if (is_after)
 		after(r, k, ev);
 	else

@@ -464,6 +464,16 @@ static inline void an_fq_obs_doubt(const struct an_replay *r, const struct an_fr
 	if (!j->is_decidable)
 		an_fq_obs_lost(r, p, j);
 }
+/*
+ * A uclamp event (uclamp_util_cfs, uclamp_util_se, uclamp_task_eff): the
+ * clamp checks have an input even where no request or platform says so.
+ */
+static inline bool an_fq_is_uclamp_event(const struct an_event *ev)
+{
+	return ev->type == AN_EV_UCLAMP_UTIL_CFS || ev->type == AN_EV_UCLAMP_UTIL_SE ||
+	       ev->type == AN_EV_UCLAMP_TASK_EFF;
+}
+
 bool an_fq_util_sample(const struct an_event *ev, int *cpu, unsigned int *util_cfs,
 		       unsigned int *util_rt);
 void an_fq_set_input(struct an_replay *r, enum an_check_id check, bool has_signal,

@@ -444,6 +444,13 @@ struct an_observer {
 	unsigned int skip;
 };
 
+/*
+ * For an observer's work beyond its quick tests: kept out of its @event, that
+ * function stays small and saves no registers for the events it returns at
+ * once (the compiler would otherwise inline that work into it).
+ */
+#define AN_NOINLINE	__attribute__((noinline))
+
 #define AN_OBS_NO_BEFORE	1u	/* an_observer.skip: not before the model */
 #define AN_OBS_NO_AFTER		2u	/* an_observer.skip: not after the model */
 
