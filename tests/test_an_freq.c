@@ -47,6 +47,9 @@
 /* schedutil_util with the evaluation's rq clock (patch 0003) */
 #define SUTIL(cpu, ts, util, clock) "x-1 [00" #cpu "] " ts ": schedutil_util: cpu=" #cpu	\
 	" util_cfs=" #util " util_rt=0 util_clamp=" #util " util_max=1024 time=" #clock "\n"
+#define UCFS(cpu, ts, min, max)							\
+	"x-1 [00" #cpu "] " ts ": uclamp_util_cfs: cpu=" #cpu " util_avg=1 uclamp_avg=1"	\
+	" uclamp_min=" #min " uclamp_max=" #max "\n"
 #define IDLE(cpu, ts) "x-1 [00" #cpu "] " ts ": cpu_idle: state=1 cpu_id=" #cpu "\n"
 #define IDLEX(cpu, ts) "x-1 [00" #cpu "] " ts ": cpu_idle: state=4294967295 cpu_id=" #cpu "\n"
 /* sugov:0 (pid 50, DL as 5.x shows it) switching on CPU 0. */
@@ -608,6 +611,14 @@ static const struct row {
 	  SUGOV_IN("10.004100") SUGOV_FREQ("10.004200", 2000000) SUGOV_OUT("10.004300", "S")
 	  IDLE(0, "10.010000"),
 	  AN_PASS, "", 1, 0 },
+	/* the policy comes with a cpu marker after the first events: the util
+	 * sample taken before it still counts (600 -> 1464843 -> 1500000) */
+	{ "S10", "a util sample from before the policy exists", { 0 }, AN_CHECK_FREQ_PREDICTION,
+	  PLAT(1, "model=mainline kernel=5.10.0") PELT(0, "10.000050", 600)
+	  MARK("10.000080", "cpu cpu=0 policy=0 " OPPS " rate_limit_us=1000")
+	  FREQ(0, "10.000100", 1500000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  IDLE(0, "10.010000"),
+	  AN_PASS, "", 0, -1 },
 	{ "S15", "the same changes from a fast switch", { 0 }, AN_CHECK_FREQ_PREDICTION,
 	  ML510(2000) FREQ(0, "10.000100", 500000) PELT(0, "10.000200", 600)
 	  SW(0, "10.001000", 0, 120, "R", 100, 120) FREQ(0, "10.004000", 1500000)
@@ -703,6 +714,35 @@ static void test_no_input(void **state)
 				 s->reason ? s->reason : "");
 		an_replay_free(r);
 	}
+}
+
+/*
+ * A uclamp event seen while the trace has no policy yet (the cpu marker
+ * comes later) is an input of the clamp checks all the same (events.md §4).
+ */
+static void test_input_before_policy(void **state)
+{
+	static const char text[] =
+		PLAT(1, "kernel=6.1.0") UCFS(0, "10.000050", 512, 1024)
+		MARK("10.000080", "cpu cpu=0 policy=0 " OPPS " rate_limit_us=1000")
+		FREQ(0, "10.000100", 1500000) SW(0, "10.001000", 0, 120, "R", 100, 120);
+	static const enum an_check_id checks[] = {
+		AN_CHECK_FREQ_BELOW_MIN_CLAMP, AN_CHECK_FREQ_ABOVE_MAX_CLAMP,
+	};
+	struct an_results res;
+	struct an_replay *r;
+
+	(void)state;
+	an_results_init(&res, NULL, NULL);
+	r = an_test_replay_text(text, NULL, &res, true);
+	for (size_t i = 0; i < ARRAY_SIZE(checks); i++) {
+		const struct an_check_stats *s = &res.stats[checks[i]];
+
+		if (!s->has_input)
+			fail_msg("%s: no input ('%s'), want the uclamp event counted",
+				 an_check_name(checks[i]), s->reason ? s->reason : "");
+	}
+	an_replay_free(r);
 }
 
 /* The figures of the S26 row: what each counter means, on numbers. */
@@ -977,6 +1017,7 @@ int main(void)
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_policy_memo),
 		cmocka_unit_test(test_no_input),
+		cmocka_unit_test(test_input_before_policy),
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_juno),
 		cmocka_unit_test(test_out_of_memory),

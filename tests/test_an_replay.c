@@ -728,6 +728,36 @@ static void test_comm_set(void **state)
 	}
 }
 
+/* an_comm_has_prefix(): the kthread names the replay knows (S26, VR3). */
+static const struct prefix_case {
+	const char *comm, *prefix;
+	bool is_prefix;
+} prefix_cases[] = {
+	{ "sugov:0", "sugov:", true },
+	{ "sugov:12", "sugov:", true },
+	{ "sugov:", "sugov:", true },
+	{ "sugov", "sugov:", false },		/* shorter than the prefix */
+	{ "", "sugov:", false },
+	{ "stress-ng", "sugov:", false },	/* differs at the second byte */
+	{ "sugov;0", "sugov:", false },		/* at the last one */
+	{ "migration/3", "migration/", true },
+	{ "migration", "migration/", false },
+	{ "kworker/0:1", "migration/", false },
+	{ "anything", "", true },
+};
+
+static void test_comm_prefix(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(prefix_cases); i++) {
+		const struct prefix_case *c = &prefix_cases[i];
+
+		if (an_comm_has_prefix(c->comm, c->prefix) != c->is_prefix)
+			fail_msg("case %zu: '%s' starts with '%s': %d, want %d", i, c->comm,
+				 c->prefix, !c->is_prefix, c->is_prefix);
+	}
+}
+
 static void test_checks_option(void **state)
 {
 	static const char text[] = V3 MARK("1.1", "setattr pid=5 util_min=600 util_max=500 flags=0x30 ret=0");
@@ -1056,6 +1086,7 @@ int main(void)
 		cmocka_unit_test(test_observer_skip),
 		cmocka_unit_test(test_check_rows),
 		cmocka_unit_test(test_comm_set),
+		cmocka_unit_test(test_comm_prefix),
 		cmocka_unit_test(test_checks_option),
 		cmocka_unit_test(test_model_choice),
 		cmocka_unit_test(test_platform_lines),
