@@ -379,36 +379,6 @@ bool an_fq_policy_usable(const struct an_freq_policy *p)
 	return p && p->is_usable;
 }
 
-/* an_fq_policy_observed() without the memo of an observer call */
-static bool policy_observed(const struct an_replay *r, const struct an_freq_policy *p,
-			    unsigned int *khz)
-{
-	const struct an_cpu *best = NULL;
-
-	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
-		const struct an_cpu *c = an_replay_cpu(r, p->su.cpu[i]);
-
-		if (c && c->freq_khz && (!best || c->freq_since_ns >= best->freq_since_ns))
-			best = c;
-	}
-	if (!best)
-		return false;
-	*khz = best->freq_khz;
-	return true;
-}
-
-/* an_fq_policy_busy() without the memo of an observer call */
-static bool policy_busy(const struct an_replay *r, const struct an_freq_policy *p)
-{
-	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
-		const struct an_cpu *c = an_replay_cpu(r, p->su.cpu[i]);
-
-		if (c && c->is_known && c->curr_pid > 0 && !c->has_eval_events)
-			return true;
-	}
-	return false;
-}
-
 /**
  * an_fq_memo_get() - the kept result for these inputs
  * @m: the memo
@@ -492,18 +462,6 @@ bool an_fq_policy_applied(const struct an_replay *r, const struct an_freq_policy
 	return false;
 }
 
-/* an_fq_policy_evaluated() without the memo of an observer call */
-static bool policy_evaluated(const struct an_replay *r, const struct an_freq_policy *p)
-{
-	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
-		const struct an_cpu *c = an_replay_cpu(r, p->su.cpu[i]);
-
-		if (c && c->is_eval)
-			return true;
-	}
-	return false;
-}
-
 /* Events that change nothing a frequency check reads, unless flagged per CPU. */
 static bool is_local_event(enum an_event_type type)
 {
@@ -567,10 +525,22 @@ static bool policy_touched(const struct an_replay *r, const struct an_freq_polic
 void an_fq_pol_fill(const struct an_replay *r, const struct an_freq_policy *p)
 {
 	struct an_fq_pol_memo *m = &r->fq_pol[p - r->policy];
+	const struct an_cpu *seen = NULL;	/* its latest cpu_frequency */
 
-	m->is_evaluated = policy_evaluated(r, p);
-	m->is_busy = policy_busy(r, p);
-	m->has_obs = policy_observed(r, p, &m->obs_khz);
+	m->is_evaluated = false;
+	m->is_busy = false;
+	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
+		const struct an_cpu *c = an_replay_cpu(r, p->su.cpu[i]);
+
+		if (!c)
+			continue;
+		m->is_evaluated |= c->is_eval;
+		m->is_busy |= c->is_known && c->curr_pid > 0 && !c->has_eval_events;
+		if (c->freq_khz && (!seen || c->freq_since_ns >= seen->freq_since_ns))
+			seen = c;
+	}
+	m->has_obs = seen != NULL;
+	m->obs_khz = seen ? seen->freq_khz : 0;
 	m->phase = r->phase;
 }
 
