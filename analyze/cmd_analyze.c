@@ -1129,6 +1129,8 @@ int cmd_analyze(int argc, char **argv)
 	if (err)
 		return err > 0 ? UCVAL_EXIT_OK : UCVAL_EXIT_USAGE;
 	an_reader_set_quiet(true);
+	if (o.db_path)
+		an_db_setup_process();	/* one thread so far */
 	/* UCVAL_DAT=library or kbuffer: another trace.dat reader (README "Speed") */
 	if (getenv("UCVAL_DAT"))
 		an_reader_set_dat_reader(!strcmp(getenv("UCVAL_DAT"), "library") ? AN_DAT_LIBTRACECMD :

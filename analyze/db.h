@@ -89,6 +89,7 @@ struct an_db_window {
 	const char *explain;		/* the model's explanation chain, or NULL */
 };
 
+void an_db_setup_process(void);
 int an_db_open(struct an_db **out, const char *path, struct an_diag *d);
 void an_db_close(struct an_db *db);
 int an_db_trace_begin(struct an_db *db, const struct an_db_trace *t, int64_t *trace_id,
