@@ -67,8 +67,11 @@ bench_dat() {	# bench_dat NAME FILE
 	echo "$name: $f, $n events, $((size / 1048576)) MB"
 	set -- $(best trace-cmd report -i "$f") || return; tr_t=$1 tr_m=$2
 	set -- $(best "$ITER" "$f") || return; it_t=$1 it_m=$2
-	set -- $(analyze_db "$f") || return; an_t=$1 an_m=$2
-	set -- $(analyze_nodb "$f") || return; nd_t=$1 nd_m=$2
+	set -- $(analyze_db "$f") || return; an_t=$1 an_m=$2 an_c=$3
+	rows=$(sqlite3 "$DB" "SELECT (SELECT COUNT(*) FROM clamp_intervals) +
+		(SELECT COUNT(*) FROM freq_intervals) + (SELECT COUNT(*) FROM task_requests)" \
+		2>/dev/null || echo 0)
+	set -- $(analyze_nodb "$f") || return; nd_t=$1 nd_m=$2 nd_c=$3
 	echo "                                      wall       events/s      peak RSS  ratio"
 	row "trace-cmd report > /dev/null" "$tr_t" "$tr_m" "$n" ""
 	row "libtracecmd iteration (tcmd_iter)" "$it_t" "$it_m" "$n" ""
@@ -78,6 +81,10 @@ bench_dat() {	# bench_dat NAME FILE
 		if (an < 0.005) an = 0.005; if (it < 0.005) it = 0.005;
 		printf "  => analyze --db is %.1fx faster than trace-cmd report (target >= 10x)\n", tr / an;
 		printf "  => analyze --db takes %.2fx the libtracecmd iteration time (target <= 1.2x)\n", an / it }'
+	# what the database costs: its rows against the CPU time --db adds
+	awk -v r="$rows" -v a="$an_c" -v b="$nd_c" 'BEGIN { if (r > 1000 && a > b)
+		printf "  => the database: %d interval and request rows, %.2f s of CPU more " \
+		       "than no db (%.2f us a row)\n", r, a - b, (a - b) * 1e6 / r }'
 	echo "$n $an_t" > "$WORK/$name.an"
 }
 
@@ -162,5 +169,13 @@ if "$UCVAL" synth --help >/dev/null 2>&1; then
 		awk -v a="$j1" -v b="$j2" -v c="$c1" 'BEGIN { if (b < 0.005) b = 0.005;
 			printf "  => -j 2 speed-up %.2fx over -j 1, %.2fx over the CPU time of -j 1 (2 cores)\n",
 				a / b, c / b }'
+		# the same without a database: its writes, one transaction at a
+		# time, do not bound -j 2 here
+		set -- $(analyze_nodb "$WORK"/many-[1-4].dat) && n1=$1 &&
+			row "-j 1, no db" "$1" "$2" "$((4 * MANY_EVENTS))" ""
+		set -- $(analyze_nodb -j 2 "$WORK"/many-[1-4].dat) && n2=$1 &&
+			row "-j 2, no db" "$1" "$2" "$((4 * MANY_EVENTS))" ""
+		awk -v a="$n1" -v b="$n2" 'BEGIN { if (b < 0.005) b = 0.005;
+			printf "  => -j 2 speed-up without a database %.2fx\n", a / b }'
 	fi
 fi
