@@ -203,8 +203,6 @@ static void judge_cpu(struct an_replay *r, const struct an_freq_policy *p, int c
 
 static AN_NOINLINE void after(struct an_replay *r, struct floor_check *k, const struct an_event *ev)
 {
-	if (an_fq_is_uclamp_event(ev))
-		k->has_uclamp_event = true;
 	for (unsigned int i = 0; i < r->nr_policies; i++) {
 		const struct an_freq_policy *p = &r->policy[i];
 		bool is_eval, is_busy, has_obs;
@@ -228,12 +226,10 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 
 	if (!k->cpu && setup(k, r))
 		return -ENOMEM;
-	if (!r->nr_policies) {
-		/* no policy (no cpufreq): nothing to judge */
-		if (is_after && an_fq_is_uclamp_event(ev))
-			k->has_uclamp_event = true;
-		return 0;
-	}
+	if (is_after && an_fq_is_uclamp_event(ev))
+		k->has_uclamp_event = true;
+	if (!r->nr_policies)
+		return 0;	/* no policy (no cpufreq): nothing to judge */
 	if (is_after)
 		after(r, k, ev);
 	else

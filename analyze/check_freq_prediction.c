@@ -524,7 +524,6 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 
 static AN_NOINLINE void after(struct an_replay *r, struct pred_check *k, const struct an_event *ev)
 {
-	take_util(r, k, ev);
 	if (ev->type == AN_EV_SCHED_SWITCH)
 		take_switch(r, k, ev);
 	note_rt(r, k, ev->ts_ns);
@@ -545,12 +544,10 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 
 	if (!k->cpu && setup(k, r))
 		return -ENOMEM;
-	if (!r->nr_policies) {
-		/* no policy (no cpufreq): nothing to judge; keep the util signal */
-		if (is_after)
-			take_util(r, k, ev);
-		return 0;
-	}
+	if (is_after)
+		take_util(r, k, ev);
+	if (!r->nr_policies)
+		return 0;	/* no policy (no cpufreq): nothing to judge */
 	if (is_after)
 		after(r, k, ev);
 	else

@@ -484,7 +484,11 @@ static bool is_local_event(enum an_event_type type)
 	}
 }
 
-/* Whether @cpu is one of @p's CPUs (a CPU of @p has an_cpu.policy == @p's index). */
+/*
+ * Whether @cpu is one of @p's CPUs. A CPU of @p has an_cpu.policy == @p's
+ * index; the converse fails only for a CPU beyond MODEL_SU_MAX_CPUS, which
+ * su.cpu leaves out.
+ */
 static bool is_policy_cpu(const struct an_replay *r, const struct an_freq_policy *p, int cpu)
 {
 	const struct an_cpu *c = an_replay_cpu(r, cpu);
