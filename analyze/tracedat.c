@@ -504,10 +504,11 @@ static int get_fmt(struct an_tracedat *t, int id, struct fmt **out, struct an_di
 
 /*
  * A number of @size bytes (1, 2, 4 or 8) at @p in the file's byte order,
- * what tep_read_number() does without its per-call lookups.
+ * what tep_read_number() does without its per-call lookups (0 and -1 for
+ * another size). Inline: up to a dozen calls an event.
  */
-static int read_num(const struct an_tracedat *t, const unsigned char *p, int size,
-		    unsigned long long *v)
+static inline int read_num(const struct an_tracedat *t, const unsigned char *p, int size,
+			   unsigned long long *v)
 {
 	uint16_t v16;
 	uint32_t v32;
@@ -530,6 +531,7 @@ static int read_num(const struct an_tracedat *t, const unsigned char *p, int siz
 		*v = t->is_swap ? __builtin_bswap64(v64) : v64;
 		return 0;
 	default:
+		*v = 0;
 		return -1;
 	}
 }
