@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,7 +119,7 @@ static void clear_step(struct an_replay *r)
 		r->cpu[r->dirty[i]].is_clamp_changed = false;
 	}
 	r->nr_dirty = 0;
-	memset(&r->step, 0, sizeof(r->step));
+	memset(&r->step, 0, offsetof(struct an_replay_step, issues));
 	r->step.limits_policy = -1;
 	r->step.applied_cpu = -1;
 }

@@ -399,6 +399,10 @@ struct an_replay_req {
  *		 uclamp_task_eff shows changed: the kernel applies a clamp
  *		 change to that runqueue now (a group write reaches the task's
  *		 group, a setattr), whenever the model took it; -1 none
+ *
+ * Each event starts from a cleared step, @issues and @req aside (they come
+ * last): they are read only up to @nr_issues and with @has_req, and are
+ * written whole before (most of the step's bytes, not cleared per event).
  */
 struct an_replay_step {
 	uint64_t ts_ns;
@@ -408,13 +412,14 @@ struct an_replay_step {
 	bool is_limits_changed;
 	int limits_policy;
 	unsigned int nr_issues;
-	struct an_integrity_issue issues[AN_REPLAY_MAX_ISSUES];
 	bool is_reset;
 	bool has_req;
-	struct an_replay_req req;
 	bool is_learnt;
 	int learn_ret;
 	int applied_cpu;
+	/* not cleared per event: see above */
+	struct an_integrity_issue issues[AN_REPLAY_MAX_ISSUES];
+	struct an_replay_req req;
 };
 
 struct an_replay;
