@@ -463,7 +463,8 @@ static void plan_fields(struct fmt *f)
 	f->blank_len = an_alias_member_size(f->type);
 }
 
-static int get_fmt(struct an_tracedat *t, int id, struct fmt **out, struct an_diag *d)
+/* get_fmt() for an id not seen yet: its format planned, or why not. */
+static int load_fmt(struct an_tracedat *t, int id, struct fmt **out, struct an_diag *d)
 {
 	const struct an_alias_type *at;
 	struct tep_event *event;
@@ -471,10 +472,6 @@ static int get_fmt(struct an_tracedat *t, int id, struct fmt **out, struct an_di
 
 	if (id < 0 || id >= FMT_IDS)
 		return an_diag_fail(d, AN_E_VALUE, "bad event id %d", id);
-	if ((size_t)id < t->alloc_fmts && t->fmts[id]) {
-		*out = t->fmts[id];
-		return 0;
-	}
 	/*
 	 * The id comes from the record: the cache grows only for an id the
 	 * formats have (a fuzzed id of 2^31 made it allocate gigabytes).
@@ -500,6 +497,16 @@ static int get_fmt(struct an_tracedat *t, int id, struct fmt **out, struct an_di
 	t->fmts[id] = f;
 	*out = f;
 	return 0;
+}
+
+/* The planned format of event @id (an id seen before: inline, each event). */
+static inline int get_fmt(struct an_tracedat *t, int id, struct fmt **out, struct an_diag *d)
+{
+	if (id >= 0 && (size_t)id < t->alloc_fmts && t->fmts[id]) {
+		*out = t->fmts[id];
+		return 0;
+	}
+	return load_fmt(t, id, out, d);
 }
 
 /*
