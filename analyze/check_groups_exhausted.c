@@ -33,12 +33,8 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	const struct an_replay_req *q = &r->step.req;
 	struct an_wintab_ent *ent;
 
-	if (!after)
-		return 0;
-	if (r->variant != MODEL_V3) {
-		s->reason = "mainline has no clamp groups";
-		return 0;
-	}
+	if (!after || r->variant != MODEL_V3)
+		return 0;	/* mainline: on_finish() says why nothing is checked */
 	if (!r->step.has_req || !q->is_applied || r->sys.is_undefined)
 		return 0;
 	s->has_input = true;
@@ -110,7 +106,8 @@ int an_check_groups_exhausted_attach(struct an_replay *r, struct an_diag *d)
 	struct grp_check *k = an_calloc(1, sizeof(*k));
 	struct an_observer obs = {
 		.name = "groups_exhausted", .event = on_event, .finish = on_finish,
-		.skip = AN_OBS_NO_BEFORE,	/* on_event() acts in the other phase only */
+		/* on_event() acts after the model, on requests only */
+		.skip = AN_OBS_NO_BEFORE, .only = AN_OBS_ONLY_REQUEST,
 		.free = on_free, .ctx = k,
 	};
 

@@ -167,7 +167,8 @@ int an_check_request_result_attach(struct an_replay *r, struct an_diag *d)
 	struct req_check *k = an_calloc(1, sizeof(*k));
 	struct an_observer obs = {
 		.name = "request_result", .event = on_event, .finish = on_finish,
-		.skip = AN_OBS_NO_BEFORE,	/* on_event() acts in the other phase only */
+		/* on_event() acts after the model, on requests only */
+		.skip = AN_OBS_NO_BEFORE, .only = AN_OBS_ONLY_REQUEST,
 		.free = on_free, .ctx = k,
 	};
 

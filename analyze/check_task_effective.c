@@ -172,7 +172,8 @@ int an_check_task_effective_attach(struct an_replay *r, struct an_diag *d)
 	struct eff_check *k = an_calloc(1, sizeof(*k));
 	struct an_observer obs = {
 		.name = "task_effective", .event = on_event, .finish = on_finish,
-		.skip = AN_OBS_NO_BEFORE,	/* on_event() acts in the other phase only */
+		/* on_event() acts after the model, on uclamp_task_eff only */
+		.skip = AN_OBS_NO_BEFORE, .only = AN_OBS_ONLY_TYPE, .type = AN_EV_UCLAMP_TASK_EFF,
 		.free = on_free, .ctx = k,
 	};
 

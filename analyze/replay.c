@@ -360,8 +360,10 @@ int an_replay_add_observer(struct an_replay *r, const struct an_observer *obs)
 	/* notify() walks only the observers of its phase */
 	for (int after = 0; after < 2; after++)
 		if (obs->event && !(obs->skip & (after ? AN_OBS_NO_AFTER : AN_OBS_NO_BEFORE)))
-			r->calls[after][r->nr_calls[after]++] =
-				(struct an_obs_call){ .event = obs->event, .ctx = obs->ctx };
+			r->calls[after][r->nr_calls[after]++] = (struct an_obs_call){
+				.event = obs->event, .ctx = obs->ctx,
+				.only = after ? obs->only : 0, .type = obs->type,
+			};
 	return 0;
 }
 
@@ -415,6 +417,15 @@ out_free:
 	return err;
 }
 
+/* The event is one an observer with an_observer.only acts on. */
+static bool is_wanted(const struct an_replay *r, const struct an_event *ev,
+		      const struct an_obs_call *c)
+{
+	if (c->only & AN_OBS_ONLY_REQUEST)
+		return r->step.has_req;
+	return ev->type == c->type;
+}
+
 static int notify(struct an_replay *r, const struct an_event *ev, bool after)
 {
 	const struct an_obs_call *c = r->calls[after];
@@ -422,8 +433,11 @@ static int notify(struct an_replay *r, const struct an_event *ev, bool after)
 
 	r->phase++;
 	for (size_t i = 0; i < n; i++) {
-		int err = c[i].event(c[i].ctx, r, ev, after);
+		int err;
 
+		if (c[i].only && !is_wanted(r, ev, &c[i]))
+			continue;
+		err = c[i].event(c[i].ctx, r, ev, after);
 		if (err)
 			return err;
 	}

@@ -438,6 +438,11 @@ struct an_replay;
  * @ctx: the observer's context
  * @skip: AN_OBS_NO_BEFORE, AN_OBS_NO_AFTER: @event is not called in that
  *	  phase (it would return 0 there at once); 0: both
+ * @only: after the model, @event is called only for the events it acts on
+ *	  (it would return 0 at once for the others): AN_OBS_ONLY_REQUEST,
+ *	  requests with a result (an_replay_step.has_req); AN_OBS_ONLY_TYPE,
+ *	  events of type @type; 0: every event
+ * @type: with AN_OBS_ONLY_TYPE
  */
 struct an_observer {
 	const char *name;
@@ -447,6 +452,8 @@ struct an_observer {
 	void (*free)(void *ctx);
 	void *ctx;
 	unsigned int skip;
+	unsigned int only;
+	enum an_event_type type;
 };
 
 /*
@@ -458,12 +465,16 @@ struct an_observer {
 
 #define AN_OBS_NO_BEFORE	1u	/* an_observer.skip: not before the model */
 #define AN_OBS_NO_AFTER		2u	/* an_observer.skip: not after the model */
+#define AN_OBS_ONLY_REQUEST	1u	/* an_observer.only: requests with a result */
+#define AN_OBS_ONLY_TYPE	2u	/* an_observer.only: events of an_observer.type */
 
 /* An observer's @event and @ctx, in the list of one phase (private). */
 struct an_obs_call {
 	int (*event)(void *ctx, struct an_replay *r, const struct an_event *ev,
 		     bool after_model);
 	void *ctx;
+	unsigned int only;		/* an_observer.only, after the model */
+	enum an_event_type type;
 };
 
 /**

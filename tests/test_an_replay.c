@@ -371,6 +371,71 @@ static void test_observer_skip(void **state)
 	probe_close(&u);
 }
 
+/* Every call an observer gets, by phase and by kind of event. */
+struct tally {
+	int n_before, n_after, n_after_wakeup, n_after_request;
+};
+
+static int tally_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
+{
+	struct tally *t = ctx;
+
+	if (!after) {
+		t->n_before++;
+		return 0;
+	}
+	t->n_after++;
+	t->n_after_wakeup += ev->type == AN_EV_SCHED_WAKEUP;
+	t->n_after_request += r->step.has_req;
+	return 0;
+}
+
+/*
+ * an_observer.only: after the model, an observer is called for the events
+ * it names and no other (a request with a result, or one type); before the
+ * model for every event.
+ */
+static void test_observer_only(void **state)
+{
+	/* 5 events: a switch, 2 wakeups, 2 setattr markers, one with a result */
+	static const char text[] = ML SW(1, "2.000000", 0, "R", 0) WAKE(1, "2.000100", 100)
+		MARK("2.000150", "setattr pid=100 util_max=300 flags=0x60")
+		MARK("2.000160", "setattr pid=100 util_max=200 flags=0x60 ret=0")
+		WAKE(1, "2.000200", 100);
+	static const struct {
+		unsigned int only;
+		enum an_event_type type;
+		struct tally want;
+	} rows[] = {
+		{ 0, AN_EV_UNKNOWN, { 5, 5, 2, 1 } },
+		{ AN_OBS_ONLY_TYPE, AN_EV_SCHED_WAKEUP, { 5, 2, 2, 0 } },
+		{ AN_OBS_ONLY_TYPE, AN_EV_CPU_FREQUENCY, { 5, 0, 0, 0 } },
+		{ AN_OBS_ONLY_REQUEST, AN_EV_UNKNOWN, { 5, 1, 0, 1 } },
+	};
+	struct tally t[ARRAY_SIZE(rows)];
+	struct probe_run u;
+
+	(void)state;
+	memset(t, 0, sizeof(t));
+	probe_open(&u, text, sizeof(text) - 1, "only");
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct an_observer obs = { .name = "tally", .event = tally_event, .ctx = &t[i],
+					   .only = rows[i].only, .type = rows[i].type };
+
+		assert_int_equal(an_replay_add_observer(u.r, &obs), 0);
+	}
+	while (probe_step(&u))
+		;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
+		if (memcmp(&t[i], &rows[i].want, sizeof(t[i])))
+			fail_msg("row %zu: before %d, after %d (%d wakeups, %d requests), "
+				 "want %d, %d (%d, %d)", i, t[i].n_before, t[i].n_after,
+				 t[i].n_after_wakeup, t[i].n_after_request, rows[i].want.n_before,
+				 rows[i].want.n_after, rows[i].want.n_after_wakeup,
+				 rows[i].want.n_after_request);
+	probe_close(&u);
+}
+
 /* ---- checks ---- */
 
 static const struct {
@@ -1084,6 +1149,7 @@ int main(void)
 		cmocka_unit_test(test_sched_rows),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_observer_skip),
+		cmocka_unit_test(test_observer_only),
 		cmocka_unit_test(test_check_rows),
 		cmocka_unit_test(test_comm_set),
 		cmocka_unit_test(test_comm_prefix),
