@@ -224,7 +224,8 @@ static void resolve(struct an_replay *r, struct rq_check *k, int cpu)
 	rc->nr_pending = 0;
 }
 
-static void resolve_older(struct an_replay *r, struct rq_check *k, uint64_t ts, bool is_all)
+static AN_NOINLINE void resolve_older(struct an_replay *r, struct rq_check *k, uint64_t ts,
+				      bool is_all)
 {
 	unsigned int keep = 0;
 
@@ -239,8 +240,9 @@ static void resolve_older(struct an_replay *r, struct rq_check *k, uint64_t ts, 
 	k->nr_pending_cpus = keep;
 }
 
-static void observe(struct an_replay *r, struct rq_check *k, const struct an_event *ev,
-		    int cpu, unsigned int umin, unsigned int umax)
+static AN_NOINLINE void observe(struct an_replay *r, struct rq_check *k,
+				const struct an_event *ev, int cpu, unsigned int umin,
+				unsigned int umax)
 {
 	const struct an_cpu *c = an_replay_cpu(r, cpu);
 	struct rq_cpu *rc;
@@ -324,6 +326,30 @@ static int counted_cpu(const struct rq_check *k, const struct an_event *ev)
 	}
 }
 
+/* A group write begins (track_before()): each running task's rq MAX before it. */
+static AN_NOINLINE void write_begins(struct an_replay *r, struct rq_check *k,
+				     const struct an_event *ev)
+{
+	struct rq_cpu *rc;
+
+	for (unsigned int c = 0; c < k->nr_cpus; c++) {
+		struct an_task *t = an_replay_task(r, r->cpu[c].curr_pid);
+
+		rc = &k->cpu[c];
+		if ((int)c == ev->cpu || r->cpu[c].curr_pid <= 0 || !t)
+			continue;
+		if (rc->is_write_quiet && rc->write_pid == t->mt.pid)
+			continue;	/* the value before the first write counts */
+		rc->is_write_quiet = true;
+		rc->write_pid = t->mt.pid;
+		/* before the write: the model took it all at the walk's first
+		 * uclamp_tg, the kernel reaches the task's group later */
+		if (!an_walk_old_eff(r, &r->walk, &t->mt, MODEL_UCLAMP_MAX, false,
+				     &rc->write_max))
+			rc->write_max = model_task_eff(&r->sys, &t->mt, MODEL_UCLAMP_MAX, NULL);
+	}
+}
+
 /* Before @ev is replayed: what the file comment's race needs to know. */
 static void track_before(struct an_replay *r, struct rq_check *k, const struct an_event *ev)
 {
@@ -332,23 +358,7 @@ static void track_before(struct an_replay *r, struct rq_check *k, const struct a
 	int cpu;
 
 	if (is_group_write(ev)) {
-		for (unsigned int c = 0; c < k->nr_cpus; c++) {
-			struct an_task *t = an_replay_task(r, r->cpu[c].curr_pid);
-
-			rc = &k->cpu[c];
-			if ((int)c == ev->cpu || r->cpu[c].curr_pid <= 0 || !t)
-				continue;
-			if (rc->is_write_quiet && rc->write_pid == t->mt.pid)
-				continue;	/* the value before the first write counts */
-			rc->is_write_quiet = true;
-			rc->write_pid = t->mt.pid;
-			/* before the write: the model took it all at the walk's first
-			 * uclamp_tg, the kernel reaches the task's group later */
-			if (!an_walk_old_eff(r, &r->walk, &t->mt, MODEL_UCLAMP_MAX, false,
-					     &rc->write_max))
-				rc->write_max = model_task_eff(&r->sys, &t->mt, MODEL_UCLAMP_MAX,
-							       NULL);
-		}
+		write_begins(r, k, ev);
 		return;
 	}
 	cpu = counted_cpu(k, ev);
@@ -373,6 +383,16 @@ static void track_after(struct an_replay *r, struct rq_check *k)
 			k->cpu[cpu].has_alt = false;
 }
 
+static AN_NOINLINE int setup(struct rq_check *k, const struct an_replay *r)
+{
+	k->cpu = an_calloc(r->nr_cpus, sizeof(*k->cpu));
+	k->pending_cpus = an_calloc(r->nr_cpus, sizeof(*k->pending_cpus));
+	if (!k->cpu || !k->pending_cpus)
+		return -ENOMEM;
+	k->nr_cpus = r->nr_cpus;
+	return 0;
+}
+
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
 {
 	struct rq_check *k = ctx;
@@ -382,14 +402,10 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 			track_after(r, k);
 		return 0;
 	}
-	if (!k->cpu) {
-		k->cpu = an_calloc(r->nr_cpus, sizeof(*k->cpu));
-		k->pending_cpus = an_calloc(r->nr_cpus, sizeof(*k->pending_cpus));
-		if (!k->cpu || !k->pending_cpus)
-			return -ENOMEM;
-		k->nr_cpus = r->nr_cpus;
-	}
-	resolve_older(r, k, ev->ts_ns, false);
+	if (!k->cpu && setup(k, r))
+		return -ENOMEM;
+	if (k->nr_pending_cpus)
+		resolve_older(r, k, ev->ts_ns, false);
 	track_before(r, k, ev);
 	if (ev->type == AN_EV_UCLAMP_UTIL_CFS)
 		observe(r, k, ev, ev->util_cfs.cpu, ev->util_cfs.uclamp_min,
