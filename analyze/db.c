@@ -18,6 +18,7 @@
 #include "analyze/db.h"
 #include "analyze/malloc.h"
 #include "analyze/series.h"
+#include "analyze/vec.h"
 
 /*
  * The contract columns (events.md §5) come first in each table and keep their
@@ -73,6 +74,66 @@ static const char schema_sql[] =
 	"CREATE INDEX IF NOT EXISTS undecided_by_trace ON undecided(trace_id, check_id);";
 
 /*
+ * Schema 3: the intervals in chunks. A dense trace has about one interval
+ * every three events, and one SQLite row each, with its index, cost the
+ * writer 2 us of CPU: more than the rest of the analysis (issue 7). A chunk
+ * row holds up to DB_CHUNK intervals of one CPU (frequency: of one policy,
+ * its first CPU) as a JSON array of [start, end, values...], start and end
+ * relative to ts_first_ns, the earliest start; ts_last_ns is the latest end,
+ * so a time range finds its chunks through the index. The views
+ * clamp_intervals and freq_intervals (schema2_sql) give back the rows
+ * schema 2 stored, with the same columns.
+ */
+#define DB_CHUNK	256
+#define DB_STR(x)	#x
+#define DB_XSTR(x)	DB_STR(x)
+
+static const char chunks_sql[] =
+	"CREATE TABLE IF NOT EXISTS clamp_interval_chunks("
+	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
+	" cpu INTEGER NOT NULL,"
+	" ts_first_ns INTEGER NOT NULL,"
+	" ts_last_ns INTEGER NOT NULL,"
+	" n INTEGER NOT NULL,"
+	" intervals TEXT NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS clamp_interval_chunks_by_cpu"
+	" ON clamp_interval_chunks(trace_id, cpu, ts_first_ns);"
+	"CREATE TABLE IF NOT EXISTS freq_interval_chunks("
+	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
+	" policy INTEGER NOT NULL,"
+	" cpu INTEGER NOT NULL,"
+	" ts_first_ns INTEGER NOT NULL,"
+	" ts_last_ns INTEGER NOT NULL,"
+	" n INTEGER NOT NULL,"
+	" intervals TEXT NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS freq_interval_chunks_by_policy"
+	" ON freq_interval_chunks(trace_id, policy, ts_first_ns);";
+
+/*
+ * A schema 2 file: its interval tables become chunks, in the same
+ * transaction as the rest of the upgrade.
+ */
+static const char upgrade_v2_sql[] =
+	"INSERT INTO clamp_interval_chunks(trace_id, cpu, ts_first_ns, ts_last_ns, n, intervals)"
+	" SELECT trace_id, cpu, f, max(ts_end_ns), count(*), json_group_array(json_array("
+	"  ts_start_ns - f, ts_end_ns - f, uclamp_min, uclamp_max))"
+	" FROM (SELECT *, min(ts_start_ns) OVER (PARTITION BY trace_id, cpu, k) AS f"
+	"  FROM (SELECT *, (row_number() OVER (PARTITION BY trace_id, cpu"
+	"   ORDER BY ts_start_ns) - 1) / " DB_XSTR(DB_CHUNK) " AS k FROM clamp_intervals))"
+	" GROUP BY trace_id, cpu, k;"
+	"DROP TABLE clamp_intervals;"
+	"INSERT INTO freq_interval_chunks(trace_id, policy, cpu, ts_first_ns, ts_last_ns, n,"
+	" intervals)"
+	" SELECT trace_id, policy, cpu, f, max(ts_end_ns), count(*), json_group_array(json_array("
+	"  ts_start_ns - f, ts_end_ns - f, observed_khz, expected_khz, accepted_lo_khz,"
+	"  accepted_hi_khz, is_ok))"
+	" FROM (SELECT *, min(ts_start_ns) OVER (PARTITION BY trace_id, policy, cpu, k) AS f"
+	"  FROM (SELECT *, (row_number() OVER (PARTITION BY trace_id, policy, cpu"
+	"   ORDER BY ts_start_ns) - 1) / " DB_XSTR(DB_CHUNK) " AS k FROM freq_intervals))"
+	" GROUP BY trace_id, policy, cpu, k;"
+	"DROP TABLE freq_intervals;";
+
+/*
  * Schema 2: the values behind the verdicts (analyze/series.h) and views for
  * the common questions. A schema 1 file gets the column and the tables when
  * a ucval that knows 2 opens it; its old traces simply have no rows there.
@@ -103,28 +164,20 @@ static const char schema2_sql[] =
 	" known_ns INTEGER,"
 	" PRIMARY KEY(trace_id, cpu));"
 	/* the model's rq values while the runqueue is known; a gap: unknown */
-	"CREATE TABLE IF NOT EXISTS clamp_intervals("
-	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
-	" cpu INTEGER NOT NULL,"
-	" ts_start_ns INTEGER NOT NULL,"
-	" ts_end_ns INTEGER NOT NULL,"
-	" uclamp_min INTEGER,"
-	" uclamp_max INTEGER);"
-	"CREATE INDEX IF NOT EXISTS clamp_intervals_by_cpu"
-	" ON clamp_intervals(trace_id, cpu, ts_start_ns);"
-	"CREATE TABLE IF NOT EXISTS freq_intervals("
-	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
-	" policy INTEGER NOT NULL,"
-	" cpu INTEGER NOT NULL,"
-	" ts_start_ns INTEGER NOT NULL,"
-	" ts_end_ns INTEGER NOT NULL,"
-	" observed_khz INTEGER,"
-	" expected_khz INTEGER,"
-	" accepted_lo_khz INTEGER,"
-	" accepted_hi_khz INTEGER,"
-	" is_ok INTEGER);"
-	"CREATE INDEX IF NOT EXISTS freq_intervals_by_policy"
-	" ON freq_intervals(trace_id, policy, ts_start_ns);"
+	"CREATE VIEW IF NOT EXISTS clamp_intervals(trace_id, cpu, ts_start_ns, ts_end_ns,"
+	" uclamp_min, uclamp_max) AS"
+	" SELECT c.trace_id, c.cpu, c.ts_first_ns + json_extract(j.value, '$[0]'),"
+	"  c.ts_first_ns + json_extract(j.value, '$[1]'),"
+	"  json_extract(j.value, '$[2]'), json_extract(j.value, '$[3]')"
+	" FROM clamp_interval_chunks c, json_each(c.intervals) j;"
+	"CREATE VIEW IF NOT EXISTS freq_intervals(trace_id, policy, cpu, ts_start_ns, ts_end_ns,"
+	" observed_khz, expected_khz, accepted_lo_khz, accepted_hi_khz, is_ok) AS"
+	" SELECT c.trace_id, c.policy, c.cpu, c.ts_first_ns + json_extract(j.value, '$[0]'),"
+	"  c.ts_first_ns + json_extract(j.value, '$[1]'),"
+	"  json_extract(j.value, '$[2]'), json_extract(j.value, '$[3]'),"
+	"  json_extract(j.value, '$[4]'), json_extract(j.value, '$[5]'),"
+	"  json_extract(j.value, '$[6]')"
+	" FROM freq_interval_chunks c, json_each(c.intervals) j;"
 	"CREATE TABLE IF NOT EXISTS freq_residency("
 	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
 	" policy INTEGER NOT NULL,"
@@ -191,8 +244,8 @@ enum stmt_id {
 	ST_INSERT_TASK,
 	ST_INSERT_CPU,
 	ST_INSERT_POLICY,
-	ST_INSERT_CLAMP,
-	ST_INSERT_FREQ,
+	ST_INSERT_CLAMP_CHUNK,
+	ST_INSERT_FREQ_CHUNK,
 	ST_INSERT_REQUEST,
 	ST_INSERT_RESIDENCY,
 	ST_COUNT,
@@ -226,13 +279,12 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_INSERT_POLICY] =
 		"INSERT INTO policies(trace_id, policy, cpus, opps_khz, min_khz, max_khz, rate_limit_us)"
 		" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-	[ST_INSERT_CLAMP] =
-		"INSERT INTO clamp_intervals(trace_id, cpu, ts_start_ns, ts_end_ns, uclamp_min,"
-		" uclamp_max) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
-	[ST_INSERT_FREQ] =
-		"INSERT INTO freq_intervals(trace_id, policy, cpu, ts_start_ns, ts_end_ns,"
-		" observed_khz, expected_khz, accepted_lo_khz, accepted_hi_khz, is_ok)"
-		" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+	[ST_INSERT_CLAMP_CHUNK] =
+		"INSERT INTO clamp_interval_chunks(trace_id, cpu, ts_first_ns, ts_last_ns, n,"
+		" intervals) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+	[ST_INSERT_FREQ_CHUNK] =
+		"INSERT INTO freq_interval_chunks(trace_id, policy, cpu, ts_first_ns, ts_last_ns, n,"
+		" intervals) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[ST_INSERT_REQUEST] =
 		"INSERT INTO task_requests(trace_id, ts_ns, pid, flags, util_min, util_max, ret,"
 		" model_ret) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -269,13 +321,39 @@ static void residency_clear(struct residency *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/*
+ * The intervals of one CPU (frequency: of one policy, by its first CPU) not
+ * yet written: a chunk row when DB_CHUNK of them are here, or at the
+ * trace's end (chunks_put_all()).
+ */
+struct chunk {
+	unsigned int n;
+	struct an_series_rec rec[DB_CHUNK];
+};
+
+/* CPUs whose CPU ids an interval may have (analyze/replay.h has as many). */
+#define DB_MAX_CPUS	4096
+
+/* The open chunks of one kind, by CPU: allocated on a CPU's first interval. */
+struct chunks {
+	struct chunk **of_cpu;
+	size_t alloc;
+};
+
 struct an_db {
 	sqlite3 *conn;
 	sqlite3_stmt *stmt[ST_COUNT];
 	int64_t trace_id;		/* of the open transaction, 0 when none */
 	struct residency res;		/* of the open trace's frequency intervals */
+	struct chunks clamp;		/* of the open trace */
+	struct chunks freq;
+	char *text;			/* a chunk's JSON */
+	size_t text_size;
 	char *path;
 };
+
+static int chunks_put_all(struct an_db *db, struct an_diag *d);
+static void chunks_clear(struct an_db *db, bool is_free);
 
 static int db_fail(struct an_db *db, struct an_diag *d, const char *doing)
 {
@@ -331,6 +409,10 @@ static int setup_schema(struct an_db *db, struct an_diag *d)
 	err = exec(db, schema_sql, d);
 	if (!err && version == 1)
 		err = exec(db, "ALTER TABLE mismatches ADD COLUMN explain TEXT", d);
+	if (!err)
+		err = exec(db, chunks_sql, d);
+	if (!err && version == 2)
+		err = exec(db, upgrade_v2_sql, d);
 	if (!err)
 		err = exec(db, schema2_sql, d);
 	if (err)
@@ -449,6 +531,7 @@ void an_db_close(struct an_db *db)
 		return;
 	if (db->trace_id)
 		an_db_trace_abort(db);
+	chunks_clear(db, true);
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(db->stmt[i]);
 	sqlite3_close(db->conn);
@@ -491,7 +574,7 @@ static int step_done(struct an_db *db, enum stmt_id id, struct an_diag *d, const
  */
 static const char *const child_tables[] = {
 	"verdicts", "mismatches", "undecided", "tasks", "policies", "cpus",
-	"clamp_intervals", "freq_intervals", "freq_residency", "task_requests",
+	"clamp_interval_chunks", "freq_interval_chunks", "freq_residency", "task_requests",
 };
 
 static int delete_previous(struct an_db *db, const struct an_db_trace *t, struct an_diag *d)
@@ -773,11 +856,15 @@ int an_db_trace_commit(struct an_db *db, struct an_diag *d)
 
 	if (err)
 		return err;
-	err = exec(db, "COMMIT", d);
+	/* intervals an_db_series_add() did not follow */
+	err = chunks_put_all(db, d);
+	if (!err)
+		err = exec(db, "COMMIT", d);
 	if (err)
 		sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
 	db->trace_id = 0;
 	residency_clear(&db->res);
+	chunks_clear(db, false);
 	return err;
 }
 
@@ -792,6 +879,7 @@ void an_db_trace_abort(struct an_db *db)
 	sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
 	db->trace_id = 0;
 	residency_clear(&db->res);
+	chunks_clear(db, false);
 }
 
 /* ---- schema 2: the values over time (analyze/series.h) ---- */
@@ -901,6 +989,181 @@ static int put_residency(struct an_db *db, struct residency *r, struct an_diag *
 	return err;
 }
 
+/* ---- the intervals, in chunks (schema 3) ---- */
+
+/* The longest JSON of one interval: 9 numbers of up to 20 digits, a sign, ",[]" */
+#define DB_REC_TEXT	(9 * 22 + 2)
+
+/*
+ * @v in decimal at @p: the characters written. Two digits a division:
+ * snprintf() took half the writer's time, one digit a division a third.
+ */
+static size_t put_ll(char *p, long long v)
+{
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	char digit[20];
+	size_t n = sizeof(digit), len;
+
+	while (u >= 100) {
+		unsigned int two = (unsigned int)(u % 100);
+
+		u /= 100;
+		n -= 2;
+		memcpy(&digit[n], &pairs[2 * two], 2);
+	}
+	if (u >= 10) {
+		n -= 2;
+		memcpy(&digit[n], &pairs[2 * u], 2);
+	} else {
+		digit[--n] = (char)('0' + u);
+	}
+	len = sizeof(digit) - n + (v < 0);
+	if (v < 0)
+		*p++ = '-';
+	memcpy(p, &digit[n], sizeof(digit) - n);
+	return len;
+}
+
+/* Write @c as one row of its table; it is empty afterwards. */
+static int chunk_put(struct an_db *db, struct chunk *c, struct an_diag *d)
+{
+	const struct an_series_rec *rec = c->rec;
+	bool is_freq = rec->kind == AN_SER_FREQ;
+	enum stmt_id id = is_freq ? ST_INSERT_FREQ_CHUNK : ST_INSERT_CLAMP_CHUNK;
+	unsigned int nr_values = is_freq ? AN_SER_FQ_OK + 1 : AN_SER_CL_MAX + 1;
+	sqlite3_stmt *st = db->stmt[id];
+	uint64_t first = rec->ts_start_ns, last = rec->ts_end_ns;
+	char *p;
+	int col = 2;
+
+	if (!db->text) {
+		db->text_size = DB_CHUNK * DB_REC_TEXT + 2;
+		db->text = an_malloc(db->text_size);
+		if (!db->text)
+			return an_diag_fail(d, -ENOMEM, "out of memory");
+	}
+	for (unsigned int i = 1; i < c->n; i++) {
+		if (rec[i].ts_start_ns < first)
+			first = rec[i].ts_start_ns;
+		if (rec[i].ts_end_ns > last)
+			last = rec[i].ts_end_ns;
+	}
+	p = db->text;
+	*p++ = '[';
+	for (unsigned int i = 0; i < c->n; i++) {
+		const struct an_series_rec *r = &rec[i];
+
+		if (i)
+			*p++ = ',';
+		*p++ = '[';
+		p += put_ll(p, (long long)(r->ts_start_ns - first));
+		*p++ = ',';
+		p += put_ll(p, (long long)(r->ts_end_ns - first));
+		for (unsigned int v = 0; v < nr_values; v++) {
+			*p++ = ',';
+			if (r->has & AN_SER_HAS(v)) {
+				p += put_ll(p, r->v[v]);
+			} else {
+				memcpy(p, "null", 4);
+				p += 4;
+			}
+		}
+		*p++ = ']';
+	}
+	*p++ = ']';
+	sqlite3_bind_int64(st, 1, db->trace_id);
+	if (is_freq)
+		sqlite3_bind_int(st, col++, rec->policy);
+	sqlite3_bind_int(st, col++, rec->cpu);
+	sqlite3_bind_int64(st, col++, (sqlite3_int64)first);
+	sqlite3_bind_int64(st, col++, (sqlite3_int64)last);
+	sqlite3_bind_int(st, col++, (int)c->n);
+	sqlite3_bind_text(st, col, db->text, (int)(p - db->text), SQLITE_STATIC);
+	c->n = 0;
+	return step_done(db, id, d, is_freq ? "cannot insert frequency intervals" :
+				     "cannot insert clamp intervals");
+}
+
+/* Keep @rec in the chunk of its CPU; a full chunk is written. */
+static int chunk_add(struct an_db *db, struct chunks *cs, const struct an_series_rec *rec,
+		     struct an_diag *d)
+{
+	struct chunk *c;
+	int err;
+
+	if (rec->cpu < 0 || rec->cpu >= DB_MAX_CPUS)
+		return an_diag_fail(d, -EINVAL, "an interval of CPU %d (0 to %d expected)",
+				    rec->cpu, DB_MAX_CPUS - 1);
+	if ((size_t)rec->cpu >= cs->alloc &&
+	    AN_VEC_GROW(cs->of_cpu, (size_t)rec->cpu + 1, cs->alloc))
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	c = cs->of_cpu[rec->cpu];
+	if (!c) {
+		c = an_malloc(sizeof(*c));
+		if (!c)
+			return an_diag_fail(d, -ENOMEM, "out of memory");
+		c->n = 0;
+		cs->of_cpu[rec->cpu] = c;
+	} else if (c->n && c->rec[0].policy != rec->policy) {
+		/* a CPU that moved to another policy: the chunk keeps one */
+		err = chunk_put(db, c, d);
+		if (err)
+			return err;
+	}
+	c->rec[c->n++] = *rec;
+	return c->n == DB_CHUNK ? chunk_put(db, c, d) : 0;
+}
+
+/* Write every chunk not yet written, clamp then frequency, by CPU. */
+static int chunks_put_all(struct an_db *db, struct an_diag *d)
+{
+	struct chunks *kinds[] = { &db->clamp, &db->freq };
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		for (size_t cpu = 0; cpu < kinds[k]->alloc; cpu++) {
+			struct chunk *c = kinds[k]->of_cpu[cpu];
+			int err;
+
+			if (!c || !c->n)
+				continue;
+			err = chunk_put(db, c, d);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* Drop the intervals not yet written (@is_free: and the memory). */
+static void chunks_clear(struct an_db *db, bool is_free)
+{
+	struct chunks *kinds[] = { &db->clamp, &db->freq };
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		struct chunks *cs = kinds[k];
+
+		for (size_t cpu = 0; cpu < cs->alloc; cpu++) {
+			if (!cs->of_cpu[cpu])
+				continue;
+			cs->of_cpu[cpu]->n = 0;
+			if (is_free)
+				free(cs->of_cpu[cpu]);
+		}
+		if (is_free) {
+			free(cs->of_cpu);
+			memset(cs, 0, sizeof(*cs));
+		}
+	}
+	if (is_free) {
+		free(db->text);
+		db->text = NULL;
+	}
+}
+
 struct put_ctx {
 	struct an_db *db;
 	struct an_diag *d;
@@ -911,36 +1174,24 @@ static int put_rec(void *ctx, const struct an_series_rec *rec)
 	struct put_ctx *c = ctx;
 	struct an_db *db = c->db;
 	struct an_diag *d = c->d;
-	enum stmt_id id = rec->kind == AN_SER_CLAMP ? ST_INSERT_CLAMP :
-			  rec->kind == AN_SER_FREQ ? ST_INSERT_FREQ : ST_INSERT_REQUEST;
-	sqlite3_stmt *st = db->stmt[id];
+	sqlite3_stmt *st = db->stmt[ST_INSERT_REQUEST];
 	int col = 2, err;
 
-	sqlite3_bind_int64(st, 1, db->trace_id);
 	if (rec->kind == AN_SER_REQUEST) {
+		sqlite3_bind_int64(st, 1, db->trace_id);
 		sqlite3_bind_int64(st, col++, (sqlite3_int64)rec->ts_start_ns);
 		sqlite3_bind_int(st, col++, rec->pid);
 		for (int i = AN_SER_RQ_FLAGS; i <= AN_SER_RQ_MODEL_RET; i++)
 			bind_series_value(st, col++, rec, i);
-		return step_done(db, id, d, "cannot insert a task request");
+		return step_done(db, ST_INSERT_REQUEST, d, "cannot insert a task request");
 	}
-	if (rec->kind == AN_SER_FREQ)
-		sqlite3_bind_int(st, col++, rec->policy);
-	sqlite3_bind_int(st, col++, rec->cpu);
-	sqlite3_bind_int64(st, col++, (sqlite3_int64)rec->ts_start_ns);
-	sqlite3_bind_int64(st, col++, (sqlite3_int64)rec->ts_end_ns);
-	if (rec->kind == AN_SER_CLAMP) {
-		bind_series_value(st, col++, rec, AN_SER_CL_MIN);
-		bind_series_value(st, col++, rec, AN_SER_CL_MAX);
-		return step_done(db, id, d, "cannot insert a clamp interval");
-	}
-	for (int i = AN_SER_FQ_OBS; i <= AN_SER_FQ_OK; i++)
-		bind_series_value(st, col++, rec, i);
+	if (rec->kind == AN_SER_CLAMP)
+		return chunk_add(db, &db->clamp, rec, d);
 	err = residency_rec(&db->res, rec);
 	if (err)
 		return an_diag_fail(d, err, err == -ENOMEM ? "out of memory" :
 				    "a judged frequency interval without an observed frequency");
-	return step_done(db, id, d, "cannot insert a frequency interval");
+	return chunk_add(db, &db->freq, rec, d);
 }
 
 static int put_tasks(struct an_db *db, const struct an_series *s, struct an_diag *d)
@@ -1049,6 +1300,8 @@ int an_db_series_add(struct an_db *db, struct an_series *s, struct an_diag *d)
 		if (err && !d->err)
 			an_diag_fail(d, err, "cannot read back the recorded intervals");
 	}
+	if (!err)
+		err = chunks_put_all(db, d);
 	if (!err)
 		err = put_residency(db, &db->res, d);
 	residency_clear(&db->res);

@@ -20,7 +20,7 @@
 #include "analyze/diag.h"
 
 /* Schema version in PRAGMA user_version; a newer file is refused (AN_E_SCHEMA). */
-#define AN_DB_SCHEMA_VERSION	2
+#define AN_DB_SCHEMA_VERSION	3
 /*
  * How long a writer waits for another (`-j N`, or another process) to
  * finish its trace. A trace that streams its rows in holds the lock for its

@@ -185,7 +185,7 @@ static int read_user_version(struct rep_rdb *db, struct an_diag *d)
 static int read_schema(struct rep_rdb *db, struct an_diag *d)
 {
 	static const char table_sql[] =
-		"SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1";
+		"SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?1";
 	static const char explain_sql[] =
 		"SELECT 1 FROM pragma_table_info('mismatches') WHERE name = ?1";
 	bool exists;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tests/rep_testdb.h - results databases built by hand for the report tests:
- * one with every schema 2 table filled with known values, one as ucval's
- * schema 1 wrote it, and a 10-minute, 8-CPU one with a million intervals.
+ * a schema 2 file with every table filled with known values, one as ucval's
+ * schema 1 wrote it, and a 10-minute, 8-CPU one with a million intervals,
+ * upgraded to schema 3 (intervals in chunks) as ucval does on opening it.
  * Include after cmocka.h; the helpers fail the test on any SQLite error.
  */
 #ifndef UCVAL_TESTS_REP_TESTDB_H
@@ -15,8 +16,14 @@
 /* The clock every database built here says it was analyzed at. */
 #define REP_TEST_NOW	"2026-01-01T00:00:00Z"
 
-/* The v2 tables as schema-v2 defines them (no-ops once analyze creates them). */
+/*
+ * The v2 tables as schema-v2 defines them (no-ops once analyze creates
+ * them), after the schema 3 intervals are dropped: the file is schema 2.
+ */
 static const char v2_ddl[] =
+	"DROP VIEW clamp_intervals; DROP VIEW freq_intervals;"
+	"DROP TABLE clamp_interval_chunks; DROP TABLE freq_interval_chunks;"
+	"PRAGMA user_version = 2;"
 	"CREATE TABLE IF NOT EXISTS tasks(trace_id INTEGER NOT NULL, pid INTEGER NOT NULL,"
 	" comm TEXT, first_ns INTEGER, last_ns INTEGER, n_runs INTEGER NOT NULL DEFAULT 0,"
 	" PRIMARY KEY(trace_id, pid));"
@@ -192,6 +199,17 @@ static void big_rows(sqlite3 *c, const char *sql, int nr, int kind)
 	sqlite3_finalize(st);
 }
 
+/* Open @path as analyze does: a schema 2 file becomes schema 3. */
+static void upgrade_db(const char *path)
+{
+	struct an_diag d;
+	struct an_db *db;
+
+	an_diag_clear(&d);
+	assert_int_equal(an_db_open(&db, path, &d), 0);
+	an_db_close(db);
+}
+
 static void make_big_db(const char *path)
 {
 	sqlite3 *c;
@@ -214,6 +232,7 @@ static void make_big_db(const char *path)
 		 " NULL, ?2, ?2 + 1000000, ?4, ?5, 'MS1', 'synthetic')", BIG_WINDOWS, 2);
 	exec_sql(c, "COMMIT");
 	sqlite3_close(c);
+	upgrade_db(path);
 }
 
 #endif /* UCVAL_TESTS_REP_TESTDB_H */

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,11 @@ static void tmpdb_drop(struct tmpdb *t)
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
 	assert_int_equal(system(cmd), 0);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* One integer from a query on a fresh connection (what another program sees). */
@@ -232,8 +238,9 @@ static void test_upgrade_v1(void **state)
 	static const char *const drop[] = {
 		"DROP VIEW v_check_summary", "DROP VIEW v_mismatch_detail",
 		"DROP VIEW v_task_mismatches", "DROP VIEW v_residency", "DROP TABLE tasks",
-		"DROP TABLE policies", "DROP TABLE cpus", "DROP TABLE clamp_intervals",
-		"DROP TABLE freq_intervals", "DROP TABLE freq_residency",
+		"DROP TABLE policies", "DROP TABLE cpus", "DROP VIEW clamp_intervals",
+		"DROP VIEW freq_intervals", "DROP TABLE clamp_interval_chunks",
+		"DROP TABLE freq_interval_chunks", "DROP TABLE freq_residency",
 		"DROP TABLE task_requests", "ALTER TABLE mismatches DROP COLUMN explain",
 		"PRAGMA user_version = 1",
 	};
@@ -304,6 +311,15 @@ static void write_big_trace(struct an_db *db, int i)
 
 		assert_int_equal(an_recbuf_add(&s.recs, &rec), 0);
 	}
+	for (int k = 0; k < 40; k++) {
+		struct an_series_rec rec = {
+			.kind = AN_SER_CLAMP, .cpu = k % 8, .policy = -1, .pid = -1,
+			.ts_start_ns = (uint64_t)k * 1000, .ts_end_ns = (uint64_t)k * 1000 + 1000,
+			.has = 0x3, .v = { k, 1024 },
+		};
+
+		assert_int_equal(an_recbuf_add(&s.recs, &rec), 0);
+	}
 	assert_int_equal(an_db_trace_begin(db, &row, &id, &d), 0);
 	for (int k = 0; k < 6; k++) {
 		struct an_db_window w = {
@@ -362,12 +378,14 @@ static void test_index_plans(void **state)
 		{ "SELECT khz, observed_ns FROM v_residency WHERE path = 't0500.dat'",
 		  "INDEX traces_by_path (path=?)", 10 },
 		{ "SELECT * FROM freq_intervals WHERE trace_id = 7 AND policy = 4",
-		  "INDEX freq_intervals_by_policy", 20 },
+		  "INDEX freq_interval_chunks_by_policy (trace_id=? AND policy=?)", 20 },
+		{ "SELECT * FROM clamp_intervals WHERE trace_id = 9 AND cpu = 3",
+		  "INDEX clamp_interval_chunks_by_cpu (trace_id=? AND cpu=?)", 5 },
 	};
 	struct tmpdb t;
 	struct an_db *db;
 	struct an_diag d;
-	char plan[2048], count[1200];
+	char plan[2048 + 1], count[1200];
 
 	(void)state;
 	tmpdb_make(&t);
@@ -381,13 +399,265 @@ static void test_index_plans(void **state)
 		if (!strstr(plan, rows[i].must))
 			fail_msg("row %zu: plan '%s' lacks '%s'", i, plan, rows[i].must);
 		/* a full scan of a per-trace table would read every trace's rows */
+		strcat(plan, ";");	/* "SCAN c;": the whole of c, not "SCAN c USING" */
 		if (strstr(plan, "SCAN mismatches") || strstr(plan, "SCAN freq_residency") ||
-		    strstr(plan, "SCAN r") || strstr(plan, "SCAN freq_intervals"))
+		    strstr(plan, "SCAN r") || strstr(plan, "SCAN c;") ||
+		    strstr(plan, "SCAN c USING") || strstr(plan, "SCAN clamp_interval_chunks") ||
+		    strstr(plan, "SCAN freq_interval_chunks"))
 			fail_msg("row %zu: plan '%s' scans", i, plan);
 		snprintf(count, sizeof(count), "SELECT count(*) FROM (%s)", rows[i].sql);
 		assert_int_equal(query_int(t.path, count), rows[i].rows);
 	}
 	tmpdb_drop(&t);
+}
+
+/* The text of one value from a query on a fresh connection ("" for NULL). */
+static void query_text(const char *path, const char *sql, char *buf, size_t size)
+{
+	sqlite3 *c;
+	sqlite3_stmt *st;
+
+	buf[0] = '\0';
+	assert_int_equal(sqlite3_open_v2(path, &c, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	if (sqlite3_prepare_v2(c, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("query '%s': %s", sql, sqlite3_errmsg(c));
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(c);
+}
+
+/* Every row of both interval views, in one text: equal texts, equal rows. */
+#define INTERVAL_ROWS_SQL \
+	"SELECT count(*) || ':' || group_concat(x, ';') FROM (" \
+	" SELECT 'c' || trace_id || ',' || cpu || ',' || ts_start_ns || ',' || ts_end_ns || ',' ||" \
+	" quote(uclamp_min) || ',' || quote(uclamp_max) AS x FROM clamp_intervals" \
+	" UNION ALL" \
+	" SELECT 'f' || trace_id || ',' || policy || ',' || cpu || ',' || ts_start_ns || ',' ||" \
+	" ts_end_ns || ',' || quote(observed_khz) || ',' || quote(expected_khz) || ',' ||" \
+	" quote(accepted_lo_khz) || ',' || quote(accepted_hi_khz) || ',' || quote(is_ok) AS x" \
+	" FROM freq_intervals ORDER BY x)"
+
+/* The same, built from records: what the views must give back. */
+static void rows_text(const struct an_series_rec *rec, size_t nr, int64_t trace_id, char *buf,
+		      size_t size)
+{
+	char **row = calloc(nr, sizeof(*row));
+	size_t at;
+
+	assert_non_null(row);
+	for (size_t i = 0; i < nr; i++) {
+		const struct an_series_rec *r = &rec[i];
+		char v[AN_SER_NR_VALUES][24], line[256];
+		int nv = r->kind == AN_SER_FREQ ? AN_SER_FQ_OK + 1 : AN_SER_CL_MAX + 1;
+
+		for (int k = 0; k < nv; k++) {
+			if (r->has & AN_SER_HAS(k))
+				snprintf(v[k], sizeof(v[k]), "%lld", r->v[k]);
+			else
+				snprintf(v[k], sizeof(v[k]), "NULL");
+		}
+		if (r->kind == AN_SER_FREQ)
+			snprintf(line, sizeof(line), "f%lld,%d,%d,%llu,%llu,%s,%s,%s,%s,%s",
+				 (long long)trace_id, r->policy, r->cpu,
+				 (unsigned long long)r->ts_start_ns, (unsigned long long)r->ts_end_ns,
+				 v[0], v[1], v[2], v[3], v[4]);
+		else
+			snprintf(line, sizeof(line), "c%lld,%d,%llu,%llu,%s,%s", (long long)trace_id,
+				 r->cpu, (unsigned long long)r->ts_start_ns,
+				 (unsigned long long)r->ts_end_ns, v[0], v[1]);
+		row[i] = strdup(line);
+		assert_non_null(row[i]);
+	}
+	qsort(row, nr, sizeof(*row), cmp_str);
+	at = (size_t)snprintf(buf, size, "%zu:", nr);
+	for (size_t i = 0; i < nr; i++) {
+		at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? ";" : "", row[i]);
+		assert_true(at < size);
+		free(row[i]);
+	}
+	free(row);
+}
+
+/*
+ * The records of test_interval_chunks: 600 contiguous clamp intervals on
+ * CPU 0 (three chunks of at most 256), some values NULL; five on CPU 1 out
+ * of time order; one on the last CPU with the extremes of the value type;
+ * 300 frequency intervals on CPU 2 in policy 2, then 10 after it moved to
+ * policy 3 (a chunk keeps one policy).
+ */
+static size_t chunk_records(struct an_series_rec *rec)
+{
+	size_t n = 0;
+
+	for (int k = 0; k < 600; k++)
+		rec[n++] = (struct an_series_rec){
+			.kind = AN_SER_CLAMP, .cpu = 0, .policy = -1, .pid = -1,
+			.ts_start_ns = 5000000000ull + (uint64_t)k * 777,
+			.ts_end_ns = 5000000000ull + (uint64_t)(k + 1) * 777,
+			.has = k % 7 ? 0x3 : 0x2, .v = { k % 1025, 1024 - k % 3 },
+		};
+	for (int k = 5; k > 0; k--)
+		rec[n++] = (struct an_series_rec){
+			.kind = AN_SER_CLAMP, .cpu = 1, .policy = -1, .pid = -1,
+			.ts_start_ns = (uint64_t)k * 1000, .ts_end_ns = (uint64_t)k * 1000 + 999,
+			.has = 0x3, .v = { -k, 0 },
+		};
+	rec[n++] = (struct an_series_rec){
+		.kind = AN_SER_CLAMP, .cpu = 4095, .policy = -1, .pid = -1,
+		.ts_start_ns = 1ull << 62, .ts_end_ns = (1ull << 62) + 1,
+		.has = 0x3, .v = { LLONG_MIN, LLONG_MAX },
+	};
+	for (int k = 0; k < 310; k++)
+		rec[n++] = (struct an_series_rec){
+			.kind = AN_SER_FREQ, .cpu = 2, .policy = k < 300 ? 2 : 3, .pid = -1,
+			.ts_start_ns = 7000000000ull + (uint64_t)k * 100000,
+			.ts_end_ns = 7000000000ull + (uint64_t)(k + 1) * 100000,
+			.has = k % 11 ? 0x1f : 0x01,
+			.v = { 500000 + k % 4 * 100000, 600000, 0, 4294967295LL, k % 2 },
+		};
+	return n;
+}
+
+/*
+ * Schema 3 stores intervals in chunks (DB_CHUNK = 256 a row, db.c) and the
+ * views give back each interval as it was put: values, NULLs, extremes,
+ * out-of-order starts; chunks bound their intervals (ts_first_ns ..
+ * ts_last_ns); a CPU out of range is refused with its number.
+ */
+static void test_interval_chunks(void **state)
+{
+	static const struct {
+		const char *sql;
+		long long want;
+	} rows[] = {
+		{ "SELECT count(*) FROM clamp_interval_chunks WHERE cpu = 0", 3 },
+		{ "SELECT max(n) FROM clamp_interval_chunks", 256 },
+		{ "SELECT sum(n) FROM clamp_interval_chunks", 606 },
+		{ "SELECT count(*) FROM freq_interval_chunks WHERE policy = 2", 2 },
+		{ "SELECT count(*) FROM freq_interval_chunks WHERE policy = 3", 1 },
+		/* starts and ends are relative to the earliest start; the latest end is last */
+		{ "SELECT count(*) FROM clamp_interval_chunks c WHERE"
+		  " (SELECT min(json_extract(j.value, '$[0]')) FROM json_each(c.intervals) j) != 0"
+		  " OR (SELECT max(json_extract(j.value, '$[1]')) FROM json_each(c.intervals) j)"
+		  " != c.ts_last_ns - c.ts_first_ns", 0 },
+		{ "SELECT count(*) FROM freq_interval_chunks c WHERE"
+		  " (SELECT min(json_extract(j.value, '$[0]')) FROM json_each(c.intervals) j) != 0"
+		  " OR (SELECT max(json_extract(j.value, '$[1]')) FROM json_each(c.intervals) j)"
+		  " != c.ts_last_ns - c.ts_first_ns", 0 },
+		{ "SELECT ts_first_ns FROM clamp_interval_chunks WHERE cpu = 1", 1000 },
+		{ "SELECT ts_last_ns FROM clamp_interval_chunks WHERE cpu = 1", 5999 },
+	};
+	struct an_series_rec *rec = calloc(1000, sizeof(*rec));
+	struct an_series_rec bad = { .kind = AN_SER_CLAMP, .cpu = 4096, .has = 0 };
+	size_t nr, size = 1 << 17;
+	char *want = malloc(size), *got = malloc(size), line[512];
+	struct an_db_trace row = trace_a;
+	struct tmpdb t;
+	struct an_db *db;
+	struct an_diag d;
+	int64_t id;
+
+	(void)state;
+	assert_non_null(rec);
+	assert_non_null(want);
+	assert_non_null(got);
+	nr = chunk_records(rec);
+	tmpdb_make(&t);
+	assert_int_equal(an_db_open(&db, t.path, &d), 0);
+	assert_int_equal(an_db_trace_begin(db, &row, &id, &d), 0);
+	for (size_t i = 0; i < nr; i++)
+		assert_int_equal(an_db_series_put(db, &rec[i], &d), 0);
+	assert_int_equal(an_db_series_put(db, &bad, &d), -EINVAL);
+	an_diag_format(&d, line, sizeof(line));
+	if (!strstr(line, "an interval of CPU 4096 (0 to 4095 expected)"))
+		fail_msg("diagnostic '%s'", line);
+	assert_int_equal(an_db_trace_commit(db, &d), 0);
+	an_db_close(db);
+	rows_text(rec, nr, id, want, size);
+	query_text(t.path, INTERVAL_ROWS_SQL, got, size);
+	if (strcmp(got, want))
+		fail_msg("views give\n%.300s...\nwant\n%.300s...", got, want);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		long long v = query_int(t.path, rows[i].sql);
+
+		if (v != rows[i].want)
+			fail_msg("row %zu: %lld, want %lld (%s)", i, v, rows[i].want, rows[i].sql);
+	}
+	tmpdb_drop(&t);
+	free(rec);
+	free(want);
+	free(got);
+}
+
+/*
+ * A schema 2 file (intervals one row each, in tables) is upgraded in place:
+ * the views give the same rows, in chunks, and the file takes new traces.
+ */
+static void test_upgrade_v2(void **state)
+{
+	static const char *const to_v2[] = {
+		"CREATE TABLE c2 AS SELECT * FROM clamp_intervals",
+		"CREATE TABLE f2 AS SELECT * FROM freq_intervals",
+		"DROP VIEW clamp_intervals", "DROP VIEW freq_intervals",
+		"DROP TABLE clamp_interval_chunks", "DROP TABLE freq_interval_chunks",
+		"ALTER TABLE c2 RENAME TO clamp_intervals", "ALTER TABLE f2 RENAME TO freq_intervals",
+		"CREATE INDEX clamp_intervals_by_cpu ON clamp_intervals(trace_id, cpu, ts_start_ns)",
+		"PRAGMA user_version = 2",
+	};
+	struct an_series_rec *rec = calloc(1000, sizeof(*rec));
+	size_t size = 1 << 17;
+	char *before = malloc(size), *after = malloc(size);
+	struct an_db_trace row = trace_a;
+	struct tmpdb t;
+	struct an_db *db;
+	struct an_diag d;
+	size_t nr;
+	int64_t id;
+	sqlite3 *c;
+
+	(void)state;
+	assert_non_null(rec);
+	assert_non_null(before);
+	assert_non_null(after);
+	nr = chunk_records(rec);
+	tmpdb_make(&t);
+	assert_int_equal(an_db_open(&db, t.path, &d), 0);
+	write_big_trace(db, 1);
+	assert_int_equal(an_db_trace_begin(db, &row, &id, &d), 0);
+	for (size_t i = 0; i < nr; i++)
+		assert_int_equal(an_db_series_put(db, &rec[i], &d), 0);
+	assert_int_equal(an_db_trace_commit(db, &d), 0);
+	an_db_close(db);
+	query_text(t.path, INTERVAL_ROWS_SQL, before, size);
+	assert_int_equal(atoi(before), 80 + 916);
+	assert_int_equal(sqlite3_open(t.path, &c), SQLITE_OK);
+	for (size_t i = 0; i < ARRAY_SIZE(to_v2); i++)
+		if (sqlite3_exec(c, to_v2[i], NULL, NULL, NULL) != SQLITE_OK)
+			fail_msg("%s: %s", to_v2[i], sqlite3_errmsg(c));
+	sqlite3_close(c);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM clamp_intervals"), 40 + 606);
+
+	assert_int_equal(an_db_open(&db, t.path, &d), 0);
+	write_big_trace(db, 2);
+	an_db_close(db);
+	assert_int_equal(query_int(t.path, "PRAGMA user_version"), AN_DB_SCHEMA_VERSION);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"
+				   " AND name IN ('clamp_intervals', 'freq_intervals')"), 2);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM sqlite_master"
+				   " WHERE name = 'clamp_intervals_by_cpu'"), 0);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM clamp_interval_chunks"
+				   " WHERE trace_id = 2 AND cpu = 0"), 3);
+	assert_int_equal(query_int(t.path, "SELECT max(n) FROM clamp_interval_chunks"), 256);
+	query_text(t.path, INTERVAL_ROWS_SQL " WHERE x NOT LIKE '_3,%'", after, size);
+	if (strcmp(before, after))
+		fail_msg("upgraded views give\n%.300s...\nwant\n%.300s...", after, before);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM clamp_intervals WHERE trace_id = 3"),
+			 40);
+	tmpdb_drop(&t);
+	free(rec);
+	free(before);
+	free(after);
 }
 
 /*
@@ -456,6 +726,8 @@ int main(void)
 		cmocka_unit_test(test_sigkill),
 		cmocka_unit_test(test_upgrade_v1),
 		cmocka_unit_test(test_index_plans),
+		cmocka_unit_test(test_interval_chunks),
+		cmocka_unit_test(test_upgrade_v2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -460,7 +460,7 @@ static void test_db_views(void **state)
 		{ "SELECT uclamp_min, uclamp_max FROM clamp_intervals JOIN traces USING(trace_id)"
 		  " WHERE path = 'traces/rq_clamp-fail.txt' AND cpu = 1"
 		  " AND ts_start_ns <= 10003050000 AND ts_end_ns > 10003050000", "256|768" },
-		{ "PRAGMA user_version", "2" },
+		{ "PRAGMA user_version", "3" },
 	};
 	char buf[1024];
 

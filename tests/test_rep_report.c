@@ -236,6 +236,24 @@ static void compare_golden(const char *golden, const char *got)
 	free(have);
 }
 
+/* Two outputs that must be the same (no golden file involved). */
+static void compare_files(const char *want_path, const char *got_path)
+{
+	char cmd[2 * PATH_MAX + 64];
+	char *want = slurp_file(want_path, NULL), *have = slurp_file(got_path, NULL);
+
+	assert_non_null(want);
+	assert_non_null(have);
+	if (strcmp(want, have)) {
+		snprintf(cmd, sizeof(cmd), "diff -u '%s' '%s' | head -40", want_path, got_path);
+		if (system(cmd))
+			fprintf(stderr, "# diff failed\n");
+		fail_msg("%s differs from %s", got_path, want_path);
+	}
+	free(want);
+	free(have);
+}
+
 /* Each case's report compared with (or, to update, written to) its golden file. */
 static void check_golden(const struct scratch *s, const struct golden_case *cases, size_t nr)
 {
@@ -394,12 +412,32 @@ static const struct golden_case v2_golden_cases[] = {
 	{ "v2-diff.txt", { "--diff", "DB", "1", "1" } },
 };
 
+/*
+ * The schema 2 file, then the same upgraded to schema 3 (intervals in
+ * chunks, read through views): the same reports but for the schema number.
+ */
 static void test_v2_golden(void **state)
 {
 	struct scratch *s = *state;
+	char cmd[3 * PATH_MAX + 128];
 
 	make_v2_db(s->db);
 	check_golden(s, v2_golden_cases, ARRAY_SIZE(v2_golden_cases));
+	upgrade_db(s->db);
+	for (size_t i = 0; i < ARRAY_SIZE(v2_golden_cases); i++) {
+		const char *out = path_in(s, v2_golden_cases[i].file);
+		struct run r;
+		char was[PATH_MAX];
+
+		snprintf(was, sizeof(was), "%s.v2", out);
+		snprintf(cmd, sizeof(cmd), "sed 's/database schema 2/database schema 3/;"
+			 " s/\"schema_version\": 2/\"schema_version\": 3/' '%s' > '%s'", out, was);
+		assert_int_equal(system(cmd), 0);
+		run_report(s, v2_golden_cases[i].args, out, &r);
+		if (r.status)
+			fail_msg("case %zu upgraded: exit %d: %s", i, r.status, r.err);
+		compare_files(was, out);
+	}
 }
 
 /* --- HTML ------------------------------------------------------------------ */
@@ -461,6 +499,7 @@ static void check_html_cases(const char *html, const struct html_case *cases, si
 				 cases[i].needle, count(html, cases[i].needle), cases[i].times);
 }
 
+/* The schema 2 file, then upgraded to schema 3. */
 static void test_v2_html(void **state)
 {
 	struct scratch *s = *state;
@@ -470,14 +509,18 @@ static void test_v2_html(void **state)
 	char *html;
 
 	make_v2_db(s->db);
-	run_ucval(args, NULL, &r);
-	if (r.status)
-		fail_msg("exit %d: %s", r.status, r.err);
-	html = slurp_file(out, NULL);
-	assert_non_null(html);
-	check_html_cases(html, v2_html_cases, ARRAY_SIZE(v2_html_cases));
-	free(html);
-	check_markup(out);
+	for (int is_upgraded = 0; is_upgraded < 2; is_upgraded++) {
+		if (is_upgraded)
+			upgrade_db(s->db);
+		run_ucval(args, NULL, &r);
+		if (r.status)
+			fail_msg("exit %d: %s", r.status, r.err);
+		html = slurp_file(out, NULL);
+		assert_non_null(html);
+		check_html_cases(html, v2_html_cases, ARRAY_SIZE(v2_html_cases));
+		free(html);
+		check_markup(out);
+	}
 }
 
 /* --- schema 1: the v2 sections say what is missing ------------------------- */
