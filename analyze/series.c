@@ -170,11 +170,12 @@ static void clamp_step(struct an_series *s, const struct an_replay *r, uint64_t 
 static void freq_compose(struct an_series *s, const struct an_replay *r, int pi, uint64_t ts_ns)
 {
 	const struct an_freq_policy *p = &r->policy[pi];
-	const struct an_series_fstate *f = &s->fstate[pi];
+	struct an_series_fstate *f = &s->fstate[pi];
 	struct an_series_rec rec = { .kind = AN_SER_FREQ, .pid = -1 };
 	bool is_ok = true, has_floor = false;
 	unsigned int floor = 0;
 
+	f->gen = p->gen;
 	rec.cpu = p->su.nr_cpus ? p->su.cpu[0] : -1;
 	rec.policy = p->id;
 	if (f->has_obs) {
@@ -245,6 +246,15 @@ void an_series_freq(struct an_replay *r, int policy_index, uint64_t ts_ns, bool 
 	if (!s || !s->freq || policy_index < 0 || (unsigned int)policy_index >= s->nr_open)
 		return;
 	f = &s->fstate[policy_index];
+	/*
+	 * Most calls repeat what the open row holds: it was composed from the
+	 * same values, floors and policy (every change composes at once).
+	 */
+	if (s->freq[policy_index].is_open && f->gen == r->policy[policy_index].gen &&
+	    f->has_obs == has_obs && f->obs_khz == obs_khz && f->has_pred == has_pred &&
+	    f->pred_khz == pred_khz && f->is_pred_decidable == is_decidable &&
+	    f->pred_lo_khz == lo_khz && f->pred_hi_khz == hi_khz)
+		return;
 	f->has_obs = has_obs;
 	f->obs_khz = obs_khz;
 	f->has_pred = has_pred;

@@ -102,6 +102,7 @@ struct an_series_open {
 struct an_series_fstate {
 	bool has_obs, has_pred, is_pred_decidable, has_ceiling;
 	unsigned int obs_khz, pred_khz, pred_lo_khz, pred_hi_khz, ceiling_khz;
+	uint64_t gen;		/* an_freq_policy.gen of the last row composed */
 };
 
 /* The floor freq_below_min_clamp last held a CPU to (0: none). */

@@ -337,29 +337,32 @@ struct scan {
 	int table;			/* enum rep_v2_table, or -1 for mismatches */
 	const char *sql;
 	rep_rdb_row_fn fn;
+	/* schema 3: the same rows from a chunk table, without unpacking its intervals */
+	const char *chunk_sql;
 };
 
 /* First the plots and their axes, then (after init_series) their contents. */
 static const struct scan layout_scans[] = {
 	{ REP_T_POLICIES, "SELECT policy, cpus, opps_khz, min_khz, max_khz FROM policies"
-	  " WHERE trace_id = ?1 ORDER BY policy", policy_row },
+	  " WHERE trace_id = ?1 ORDER BY policy", policy_row, NULL },
 	{ REP_T_FREQ_INTERVALS, "SELECT DISTINCT policy, cpu FROM freq_intervals"
-	  " WHERE trace_id = ?1", freq_policy_row },
-	{ REP_T_CPUS, "SELECT cpu, policy, capacity FROM cpus WHERE trace_id = ?1", cpu_row },
+	  " WHERE trace_id = ?1", freq_policy_row,
+	  "SELECT DISTINCT policy, cpu FROM freq_interval_chunks WHERE trace_id = ?1" },
+	{ REP_T_CPUS, "SELECT cpu, policy, capacity FROM cpus WHERE trace_id = ?1", cpu_row, NULL },
 	{ REP_T_CLAMP_INTERVALS, "SELECT DISTINCT cpu FROM clamp_intervals WHERE trace_id = ?1",
-	  clamp_cpu_row },
+	  clamp_cpu_row, "SELECT DISTINCT cpu FROM clamp_interval_chunks WHERE trace_id = ?1" },
 };
 
 static const struct scan content_scans[] = {
 	{ REP_T_FREQ_INTERVALS, "SELECT policy, ts_start_ns, ts_end_ns, observed_khz,"
 	  " expected_khz, accepted_lo_khz, accepted_hi_khz FROM freq_intervals"
-	  " WHERE trace_id = ?1", freq_row },
+	  " WHERE trace_id = ?1", freq_row, NULL },
 	{ REP_T_CLAMP_INTERVALS, "SELECT cpu, ts_start_ns, ts_end_ns, uclamp_min, uclamp_max"
-	  " FROM clamp_intervals WHERE trace_id = ?1", clamp_row },
+	  " FROM clamp_intervals WHERE trace_id = ?1", clamp_row, NULL },
 	{ -1, "SELECT cpu, ts_start_ns, ts_end_ns FROM mismatches"
-	  " WHERE trace_id = ?1 AND cpu IS NOT NULL", mark_row },
+	  " WHERE trace_id = ?1 AND cpu IS NOT NULL", mark_row, NULL },
 	{ REP_T_TASK_REQUESTS, "SELECT pid, ts_ns, util_min, util_max, ret, model_ret"
-	  " FROM task_requests WHERE trace_id = ?1", request_row },
+	  " FROM task_requests WHERE trace_id = ?1", request_row, NULL },
 };
 
 static int run_scans(struct rep_rdb *db, const struct rep_trace *t, const struct scan *scans,
@@ -370,7 +373,8 @@ static int run_scans(struct rep_rdb *db, const struct rep_trace *t, const struct
 
 		if (scans[i].table >= 0 && !rep_rdb_has(db, (enum rep_v2_table)scans[i].table))
 			continue;
-		err = rep_rdb_scan(db, scans[i].sql, t->trace_id, scans[i].fn, p, d);
+		err = rep_rdb_scan(db, scans[i].chunk_sql && db->schema_version >= 3 ?
+				   scans[i].chunk_sql : scans[i].sql, t->trace_id, scans[i].fn, p, d);
 		if (err)
 			return err;
 	}
