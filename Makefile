@@ -162,14 +162,15 @@ FUZZ_CFLAGS   := -std=gnu11 -g -O1 -MMD -MP $(WARN) $(FUZZ_SAN)
 UCVAL_SHARED  ?= $(abspath ../shared)
 # The reader sources only: model/, the checks and the db are not fuzzed here.
 FUZZ_LIB_SRCS := $(addprefix analyze/,alias.c datcheck.c datfile.c datformat.c datpages.c diag.c error.c event.c \
-		 malloc.c marker.c reader.c text.c textline.c tracedat.c vec.c)
+		 malloc.c marker.c reader.c text.c textline.c tracedat.c vec.c chunk.c)
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_O)/obj/%.o)
-FUZZ_TARGETS  := text marker tracedat
+FUZZ_TARGETS  := text marker tracedat chunk
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)
 # Longest input per target: text seeds are cut to it, trace.dat seeds fit.
 FUZZ_MAX_LEN_text     := 16384
 FUZZ_MAX_LEN_marker   := 4096
 FUZZ_MAX_LEN_tracedat := 65536
+FUZZ_MAX_LEN_chunk    := 4096
 
 .PHONY: fuzz-build fuzz-seeds check-fuzz
 .SECONDARY: $(FUZZ_LIB_OBJS)
@@ -198,6 +199,7 @@ fuzz-seeds: $(FUZZ_O)/mkseed_dat
 		$(FUZZ_TARGETS:%=$(FUZZ_O)/corpus/%) $(FUZZ_O)/artifacts
 	@cp tests/fuzz/seeds-marker/* $(FUZZ_O)/seeds/marker/
 	@cp tests/fuzz/seeds-text/* $(FUZZ_O)/seeds/text/
+	@cp tests/fuzz/seeds-chunk/* $(FUZZ_O)/seeds/chunk/
 	@for f in $(UCVAL_SHARED)/traces/*.txt $(UCVAL_SHARED)/traces/*.html; do \
 		[ -f "$$f" ] && head -c $(FUZZ_MAX_LEN_text) "$$f" > $(FUZZ_O)/seeds/text/$$(basename "$$f"); \
 	done; true
@@ -221,7 +223,8 @@ define run-fuzz
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp \
 		$(FUZZ_O)/fuzz_$$t -max_total_time=$(1) -timeout=$(FUZZ_TIMEOUT) -print_final_stats=1 \
 			-max_len=$$(case $$t in text) echo $(FUZZ_MAX_LEN_text);; \
-				marker) echo $(FUZZ_MAX_LEN_marker);; *) echo $(FUZZ_MAX_LEN_tracedat);; esac) \
+				marker) echo $(FUZZ_MAX_LEN_marker);; chunk) echo $(FUZZ_MAX_LEN_chunk);; \
+				*) echo $(FUZZ_MAX_LEN_tracedat);; esac) \
 			-artifact_prefix=$(FUZZ_O)/artifacts/$$t- \
 			$(FUZZ_O)/corpus/$$t $(FUZZ_O)/seeds/$$t \
 			> $(FUZZ_O)/fuzz_$$t.log 2>&1 || { tail -40 $(FUZZ_O)/fuzz_$$t.log; exit 1; }; \

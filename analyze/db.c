@@ -15,6 +15,7 @@
 
 #include <sqlite3.h>
 
+#include "analyze/chunk.h"
 #include "analyze/db.h"
 #include "analyze/malloc.h"
 #include "analyze/series.h"
@@ -991,43 +992,6 @@ static int put_residency(struct an_db *db, struct residency *r, struct an_diag *
 
 /* ---- the intervals, in chunks (schema 3) ---- */
 
-/* The longest JSON of one interval: 9 numbers of up to 20 digits, a sign, ",[]" */
-#define DB_REC_TEXT	(9 * 22 + 2)
-
-/*
- * @v in decimal at @p: the characters written. Two digits a division:
- * snprintf() took half the writer's time, one digit a division a third.
- */
-static size_t put_ll(char *p, long long v)
-{
-	static const char pairs[201] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	char digit[20];
-	size_t n = sizeof(digit), len;
-
-	while (u >= 100) {
-		unsigned int two = (unsigned int)(u % 100);
-
-		u /= 100;
-		n -= 2;
-		memcpy(&digit[n], &pairs[2 * two], 2);
-	}
-	if (u >= 10) {
-		n -= 2;
-		memcpy(&digit[n], &pairs[2 * u], 2);
-	} else {
-		digit[--n] = (char)('0' + u);
-	}
-	len = sizeof(digit) - n + (v < 0);
-	if (v < 0)
-		*p++ = '-';
-	memcpy(p, &digit[n], sizeof(digit) - n);
-	return len;
-}
-
 /* Write @c as one row of its table; it is empty afterwards. */
 static int chunk_put(struct an_db *db, struct chunk *c, struct an_diag *d)
 {
@@ -1041,7 +1005,7 @@ static int chunk_put(struct an_db *db, struct chunk *c, struct an_diag *d)
 	int col = 2;
 
 	if (!db->text) {
-		db->text_size = DB_CHUNK * DB_REC_TEXT + 2;
+		db->text_size = DB_CHUNK * AN_CHUNK_REC_TEXT + 2;
 		db->text = an_malloc(db->text_size);
 		if (!db->text)
 			return an_diag_fail(d, -ENOMEM, "out of memory");
@@ -1056,23 +1020,12 @@ static int chunk_put(struct an_db *db, struct chunk *c, struct an_diag *d)
 	*p++ = '[';
 	for (unsigned int i = 0; i < c->n; i++) {
 		const struct an_series_rec *r = &rec[i];
+		long long num[AN_CHUNK_MAX_NUMS] = {
+			(long long)(r->ts_start_ns - first), (long long)(r->ts_end_ns - first),
+		};
 
-		if (i)
-			*p++ = ',';
-		*p++ = '[';
-		p += put_ll(p, (long long)(r->ts_start_ns - first));
-		*p++ = ',';
-		p += put_ll(p, (long long)(r->ts_end_ns - first));
-		for (unsigned int v = 0; v < nr_values; v++) {
-			*p++ = ',';
-			if (r->has & AN_SER_HAS(v)) {
-				p += put_ll(p, r->v[v]);
-			} else {
-				memcpy(p, "null", 4);
-				p += 4;
-			}
-		}
-		*p++ = ']';
+		memcpy(&num[2], r->v, nr_values * sizeof(num[0]));
+		p += an_chunk_put(p, !i, num, 0x3u | r->has << 2, 2 + nr_values);
 	}
 	*p++ = ']';
 	sqlite3_bind_int64(st, 1, db->trace_id);

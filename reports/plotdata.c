@@ -16,6 +16,7 @@
 
 #include <sqlite3.h>
 
+#include "analyze/chunk.h"
 #include "analyze/malloc.h"
 #include "analyze/vec.h"
 #include "reports/plotdata.h"
@@ -244,42 +245,112 @@ static int init_series(struct rep_plots *p)
 	return err;
 }
 
-/*
- * freq_intervals: policy, ts_start_ns, ts_end_ns, observed_khz, expected_khz,
- * accepted_lo_khz, accepted_hi_khz
- */
-static int freq_row(void *ctx, sqlite3_stmt *st)
+/* An interval of freq_intervals; @v: observed, expected, accepted lo and hi */
+static void freq_add(struct rep_plots *p, int policy, int64_t s, int64_t e, const bool *has,
+		     const int64_t *v)
 {
-	struct rep_plots *p = ctx;
-	int i = find_policy(p, sqlite3_column_int(st, 0));
-	int64_t s = sqlite3_column_int64(st, 1), e = sqlite3_column_int64(st, 2);
+	int i = find_policy(p, policy);
 
 	if (i < 0)
-		return 0;
-	if (sqlite3_column_type(st, 3) != SQLITE_NULL)
-		rep_series_add(&p->policies[i].observed, s, e, sqlite3_column_int64(st, 3));
-	if (sqlite3_column_type(st, 4) != SQLITE_NULL)
-		rep_series_add(&p->policies[i].expected, s, e, sqlite3_column_int64(st, 4));
-	if (sqlite3_column_type(st, 5) != SQLITE_NULL)
-		rep_series_add(&p->policies[i].accepted_lo, s, e, sqlite3_column_int64(st, 5));
-	if (sqlite3_column_type(st, 6) != SQLITE_NULL)
-		rep_series_add(&p->policies[i].accepted_hi, s, e, sqlite3_column_int64(st, 6));
+		return;
+	if (has[0])
+		rep_series_add(&p->policies[i].observed, s, e, v[0]);
+	if (has[1])
+		rep_series_add(&p->policies[i].expected, s, e, v[1]);
+	if (has[2])
+		rep_series_add(&p->policies[i].accepted_lo, s, e, v[2]);
+	if (has[3])
+		rep_series_add(&p->policies[i].accepted_hi, s, e, v[3]);
+}
+
+/* An interval of clamp_intervals; @v: uclamp_min, uclamp_max */
+static void clamp_add(struct rep_plots *p, int cpu, int64_t s, int64_t e, const bool *has,
+		      const int64_t *v)
+{
+	struct rep_cpu_plot *c = find_cpu(p, cpu);
+
+	if (!c)
+		return;
+	if (has[0])
+		rep_series_add(&c->clamp_min, s, e, v[0]);
+	if (has[1])
+		rep_series_add(&c->clamp_max, s, e, v[1]);
+}
+
+typedef void (*interval_fn)(struct rep_plots *p, int key, int64_t s, int64_t e,
+			    const bool *has, const int64_t *v);
+
+/* key, ts_start_ns, ts_end_ns, then @nr values (schema 2 rows, or the views) */
+static int interval_row(struct rep_plots *p, sqlite3_stmt *st, unsigned int nr, interval_fn fn)
+{
+	bool has[AN_CHUNK_MAX_NUMS];
+	int64_t v[AN_CHUNK_MAX_NUMS];
+
+	for (unsigned int i = 0; i < nr; i++) {
+		has[i] = sqlite3_column_type(st, 3 + (int)i) != SQLITE_NULL;
+		v[i] = sqlite3_column_int64(st, 3 + (int)i);
+	}
+	fn(p, sqlite3_column_int(st, 0), sqlite3_column_int64(st, 1),
+	   sqlite3_column_int64(st, 2), has, v);
 	return 0;
 }
 
-/* clamp_intervals: cpu, ts_start_ns, ts_end_ns, uclamp_min, uclamp_max */
+/*
+ * key, ts_first_ns, intervals (schema 3 chunks, analyze/chunk.h): each
+ * interval as interval_row() would give it, without SQLite unpacking it.
+ */
+static int chunk_row(struct rep_plots *p, sqlite3_stmt *st, unsigned int nr, interval_fn fn,
+		     const char *table)
+{
+	const char *text = (const char *)sqlite3_column_text(st, 2);
+	uint64_t first = (uint64_t)sqlite3_column_int64(st, 1);
+	long long num[AN_CHUNK_MAX_NUMS];
+	struct an_chunk_reader c;
+	unsigned int has;
+	int key = sqlite3_column_int(st, 0), ret;
+
+	an_chunk_begin(&c, text ? text : "", (size_t)sqlite3_column_bytes(st, 2));
+	while ((ret = an_chunk_next(&c, num, &has, 2 + nr)) > 0) {
+		bool known[AN_CHUNK_MAX_NUMS];
+		int64_t v[AN_CHUNK_MAX_NUMS];
+
+		if ((has & 0x3) != 0x3) {
+			ret = -EINVAL;
+			break;
+		}
+		for (unsigned int i = 0; i < nr; i++) {
+			known[i] = has & 1u << (2 + i);
+			v[i] = num[2 + i];
+		}
+		/* as SQLite's view computes them, but wrapping instead of a float */
+		fn(p, key, (int64_t)(first + (uint64_t)num[0]), (int64_t)(first + (uint64_t)num[1]),
+		   known, v);
+	}
+	if (ret < 0)
+		snprintf(p->bad_chunk, sizeof(p->bad_chunk),
+			 "%s: a row of key %d: not intervals of %u numbers at byte %zu", table, key,
+			 2 + nr, an_chunk_offset(&c));
+	return ret < 0 ? AN_E_DB : 0;
+}
+
+static int freq_row(void *ctx, sqlite3_stmt *st)
+{
+	return interval_row(ctx, st, 4, freq_add);
+}
+
+static int freq_chunk_row(void *ctx, sqlite3_stmt *st)
+{
+	return chunk_row(ctx, st, 5, freq_add, "freq_interval_chunks");
+}
+
 static int clamp_row(void *ctx, sqlite3_stmt *st)
 {
-	struct rep_cpu_plot *c = find_cpu(ctx, sqlite3_column_int(st, 0));
-	int64_t s = sqlite3_column_int64(st, 1), e = sqlite3_column_int64(st, 2);
+	return interval_row(ctx, st, 2, clamp_add);
+}
 
-	if (!c)
-		return 0;
-	if (sqlite3_column_type(st, 3) != SQLITE_NULL)
-		rep_series_add(&c->clamp_min, s, e, sqlite3_column_int64(st, 3));
-	if (sqlite3_column_type(st, 4) != SQLITE_NULL)
-		rep_series_add(&c->clamp_max, s, e, sqlite3_column_int64(st, 4));
-	return 0;
+static int clamp_chunk_row(void *ctx, sqlite3_stmt *st)
+{
+	return chunk_row(ctx, st, 2, clamp_add, "clamp_interval_chunks");
 }
 
 /* mismatches with a CPU: cpu, ts_start_ns, ts_end_ns */
@@ -337,44 +408,52 @@ struct scan {
 	int table;			/* enum rep_v2_table, or -1 for mismatches */
 	const char *sql;
 	rep_rdb_row_fn fn;
-	/* schema 3: the same rows from a chunk table, without unpacking its intervals */
+	/* schema 3: the same rows from a chunk table, without SQLite unpacking them */
 	const char *chunk_sql;
+	rep_rdb_row_fn chunk_fn;	/* NULL: @fn */
 };
 
 /* First the plots and their axes, then (after init_series) their contents. */
 static const struct scan layout_scans[] = {
 	{ REP_T_POLICIES, "SELECT policy, cpus, opps_khz, min_khz, max_khz FROM policies"
-	  " WHERE trace_id = ?1 ORDER BY policy", policy_row, NULL },
+	  " WHERE trace_id = ?1 ORDER BY policy", policy_row, NULL, NULL },
 	{ REP_T_FREQ_INTERVALS, "SELECT DISTINCT policy, cpu FROM freq_intervals"
 	  " WHERE trace_id = ?1", freq_policy_row,
-	  "SELECT DISTINCT policy, cpu FROM freq_interval_chunks WHERE trace_id = ?1" },
-	{ REP_T_CPUS, "SELECT cpu, policy, capacity FROM cpus WHERE trace_id = ?1", cpu_row, NULL },
+	  "SELECT DISTINCT policy, cpu FROM freq_interval_chunks WHERE trace_id = ?1", NULL },
+	{ REP_T_CPUS, "SELECT cpu, policy, capacity FROM cpus WHERE trace_id = ?1", cpu_row, NULL, NULL },
 	{ REP_T_CLAMP_INTERVALS, "SELECT DISTINCT cpu FROM clamp_intervals WHERE trace_id = ?1",
-	  clamp_cpu_row, "SELECT DISTINCT cpu FROM clamp_interval_chunks WHERE trace_id = ?1" },
+	  clamp_cpu_row, "SELECT DISTINCT cpu FROM clamp_interval_chunks WHERE trace_id = ?1",
+	  NULL },
 };
 
 static const struct scan content_scans[] = {
 	{ REP_T_FREQ_INTERVALS, "SELECT policy, ts_start_ns, ts_end_ns, observed_khz,"
 	  " expected_khz, accepted_lo_khz, accepted_hi_khz FROM freq_intervals"
-	  " WHERE trace_id = ?1", freq_row, NULL },
+	  " WHERE trace_id = ?1", freq_row,
+	  "SELECT policy, ts_first_ns, intervals FROM freq_interval_chunks WHERE trace_id = ?1",
+	  freq_chunk_row },
 	{ REP_T_CLAMP_INTERVALS, "SELECT cpu, ts_start_ns, ts_end_ns, uclamp_min, uclamp_max"
-	  " FROM clamp_intervals WHERE trace_id = ?1", clamp_row, NULL },
+	  " FROM clamp_intervals WHERE trace_id = ?1", clamp_row,
+	  "SELECT cpu, ts_first_ns, intervals FROM clamp_interval_chunks WHERE trace_id = ?1",
+	  clamp_chunk_row },
 	{ -1, "SELECT cpu, ts_start_ns, ts_end_ns FROM mismatches"
-	  " WHERE trace_id = ?1 AND cpu IS NOT NULL", mark_row, NULL },
+	  " WHERE trace_id = ?1 AND cpu IS NOT NULL", mark_row, NULL, NULL },
 	{ REP_T_TASK_REQUESTS, "SELECT pid, ts_ns, util_min, util_max, ret, model_ret"
-	  " FROM task_requests WHERE trace_id = ?1", request_row, NULL },
+	  " FROM task_requests WHERE trace_id = ?1", request_row, NULL, NULL },
 };
 
 static int run_scans(struct rep_rdb *db, const struct rep_trace *t, const struct scan *scans,
 		     size_t nr, struct rep_plots *p, struct an_diag *d)
 {
 	for (size_t i = 0; i < nr; i++) {
+		const struct scan *sc = &scans[i];
+		bool is_chunks = sc->chunk_sql && db->schema_version >= 3;
 		int err;
 
-		if (scans[i].table >= 0 && !rep_rdb_has(db, (enum rep_v2_table)scans[i].table))
+		if (sc->table >= 0 && !rep_rdb_has(db, (enum rep_v2_table)sc->table))
 			continue;
-		err = rep_rdb_scan(db, scans[i].chunk_sql && db->schema_version >= 3 ?
-				   scans[i].chunk_sql : scans[i].sql, t->trace_id, scans[i].fn, p, d);
+		err = rep_rdb_scan(db, is_chunks ? sc->chunk_sql : sc->sql, t->trace_id,
+				   is_chunks && sc->chunk_fn ? sc->chunk_fn : sc->fn, p, d);
 		if (err)
 			return err;
 	}
@@ -448,7 +527,10 @@ int rep_plots_load(struct rep_rdb *db, const struct rep_trace *t, unsigned int n
 		err = run_scans(db, t, content_scans,
 				sizeof(content_scans) / sizeof(content_scans[0]), p, d);
 	if (err) {
-		if (!d->err)
+		if (p->bad_chunk[0])
+			an_diag_fail(d, AN_E_DB, "database '%s', trace %lld: %s", db->path,
+				     (long long)t->trace_id, p->bad_chunk);
+		else if (!d->err)
 			an_diag_fail(d, err, "cannot read the plot data: %s", an_error_str(err));
 		rep_plots_free(p);
 		return err;

@@ -96,6 +96,7 @@ struct rep_plots {
 	size_t nr_lanes, alloc_lanes;
 	int64_t nr_tasks;
 	struct rep_arena arena;
+	char bad_chunk[128];	/* why a chunk of intervals was refused */
 };
 
 int rep_plots_load(struct rep_rdb *db, const struct rep_trace *t, unsigned int nr_buckets,

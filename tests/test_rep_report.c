@@ -341,6 +341,9 @@ static const struct error_case error_cases[] = {
 	{ "diff one trace", "r.db", { "--diff", "1" }, { "--diff expects DB A B" } },
 	{ "unwritable output", "r.db", { "-o", "/nonexistent/dir/out.txt" },
 	  { "cannot write report '/nonexistent/dir/out.txt'" } },
+	{ "chunk of 3 numbers", "chunk.db", { "--format", "html", "-o", "/dev/null" },
+	  { "chunk.db', trace 1: clamp_interval_chunks: a row of key 1: not intervals of 4"
+	    " numbers at byte 7" } },
 };
 
 static void make_error_dbs(const struct scratch *s)
@@ -374,6 +377,20 @@ static void make_error_dbs(const struct scratch *s)
 
 		run_ucval(args, NULL, &r);
 		assert_int_equal(r.status, 1);
+	}
+	/* a chunk of intervals changed by hand: an interval short of one number */
+	{
+		const char *args[] = { "analyze", "-q", "--db", path_in(s, "chunk.db"),
+				       "traces/rq_clamp-fail.txt", NULL };
+		struct run r;
+
+		run_ucval(args, NULL, &r);
+		assert_int_equal(r.status, 1);
+		assert_int_equal(sqlite3_open(path_in(s, "chunk.db"), &c), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(c, "UPDATE clamp_interval_chunks SET intervals ="
+					      " '[[0,1,2]]' WHERE cpu = 1", NULL, NULL, NULL),
+				 SQLITE_OK);
+		sqlite3_close(c);
 	}
 }
 
