@@ -701,7 +701,7 @@ int model_su_expected(const struct model_su_policy *p, const struct model_su_cpu
 {
 	struct model_su_util u;
 	unsigned int i;
-	bool is_max = false;
+	bool is_max = false, is_chosen = false;
 
 	if (model_su_policy_check(p, NULL) || model_su_cpu_check(p, in, p->nr_cpus, NULL))
 		return -EINVAL;
@@ -713,15 +713,19 @@ int model_su_expected(const struct model_su_policy *p, const struct model_su_cpu
 			is_max = true;
 			out->cpu_idx = i;
 			out->util = u;
+			is_chosen = true;
 		} else if (!is_max && ratio_above(&u, &out->util)) {
 			out->cpu_idx = i;
 			out->util = u;
+			is_chosen = true;
 		}
 	}
 	if (p->nr_cpus > 1)
 		model_su_explain_add(ex, p->feat.is_shared_max ? "S14" : "S13",
 				     "deciding cpu", 1, (unsigned long long)p->cpu[out->cpu_idx], 0);
-	model_su_cpu_util(p, &in[out->cpu_idx], &out->util, ex);
+	/* again for the explanation; out->util is that CPU's already otherwise */
+	if (ex || !is_chosen)
+		model_su_cpu_util(p, &in[out->cpu_idx], &out->util, ex);
 	if (out->util.is_max_freq)
 		out->raw_khz = p->max_freq_khz;
 	else
@@ -835,15 +839,17 @@ int model_su_ceiling(const struct model_su_policy *p, const struct model_su_cpu_
 		out->freq_khz = model_su_resolve(p, hi);
 		return 0;
 	}
-	worst = in[out->cpu_idx];
-	worst.util_cfs = p->capacity;
-	worst.util_rt = 0;
 	model_su_explain_add(ex, "S13", "ceiling cpu", 1,
 			     (unsigned long long)p->cpu[out->cpu_idx], 0);
-	model_su_cpu_util(p, &worst, &u, ex);
-	out->util = u.util;
-	out->scale = u.scale;
-	out->raw_khz = model_su_raw_khz(p, u.util, u.scale);
+	if (ex) {	/* again for the explanation; best is that CPU's already */
+		worst = in[out->cpu_idx];
+		worst.util_cfs = p->capacity;
+		worst.util_rt = 0;
+		model_su_cpu_util(p, &worst, &best, ex);
+	}
+	out->util = best.util;
+	out->scale = best.scale;
+	out->raw_khz = model_su_raw_khz(p, best.util, best.scale);
 	model_su_explain_add(ex, "S9", "raw target kHz", 1, out->raw_khz, 0);
 	out->freq_khz = model_su_resolve(p, out->raw_khz);
 	model_su_explain_add(ex, "S10", "ceiling OPP kHz", 1, out->freq_khz, 0);

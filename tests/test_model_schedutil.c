@@ -492,6 +492,66 @@ static void test_s8_ref_freq(void **state)
 	assert_int_equal(ev.raw_khz, 1250000);
 }
 
+/*
+ * An explanation changes nothing but itself: model_su_expected() and
+ * model_su_ceiling() (S9, S10, S13) give the same evaluation with and
+ * without one. Without, they keep the deciding CPU's utilization from their
+ * first pass instead of computing it again; rows: idle CPUs (no CPU above
+ * 0/1), a tie, clamps, 6.8+, a 4.14 RT CPU (S4: cpuinfo max), v3 (VS1).
+ */
+static void test_explain_same_result(void **state)
+{
+	static const struct {
+		unsigned int kver;
+		enum model_variant v;
+		unsigned int util[2], rq_max[2];
+		bool is_rt[2];
+	} rows[] = {
+		{ KV(6, 1), ML, { 0, 0 }, { 1024, 1024 }, { false, false } },
+		{ KV(6, 1), ML, { 300, 300 }, { 1024, 1024 }, { false, false } },
+		{ KV(6, 1), ML, { 100, 700 }, { 512, 1024 }, { false, false } },
+		{ KV(6, 8), ML, { 700, 100 }, { 1024, 256 }, { false, false } },
+		{ KV(4, 14), ML, { 100, 0 }, { 1024, 1024 }, { false, true } },
+		{ KV(4, 19), MODEL_V3, { 0, 0 }, { 1024, 1024 }, { false, false } },
+		{ KV(4, 19), MODEL_V3, { 900, 200 }, { 300, 1024 }, { true, false } },
+	};
+
+	(void)state;
+	for (unsigned int i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct model_su_policy p;
+		struct model_su_cpu_in in[2];
+		struct model_su_explain ex = { 0 };
+		struct model_su_eval a, b;
+		struct model_su_bound c, d;
+
+		mk_a(&p, rows[i].kver, rows[i].v);
+		for (int k = 0; k < 2; k++) {
+			in[k] = cin(rows[i].util[k]);
+			in[k].rq_max = rows[i].rq_max[k];
+			in[k].is_rt_runnable = rows[i].is_rt[k];
+		}
+		assert_int_equal(model_su_expected(&p, in, &a, NULL), 0);
+		assert_int_equal(model_su_expected(&p, in, &b, &ex), 0);
+		assert_true(ex.nr > 0);
+		EXPECT(i, "S13", "deciding cpu", a.cpu_idx, b.cpu_idx);
+		EXPECT(i, "S13", "util", a.util.util, b.util.util);
+		EXPECT(i, "S13", "scale", a.util.scale, b.util.scale);
+		EXPECT(i, "S13", "bw_min", a.util.bw_min, b.util.bw_min);
+		EXPECT(i, "S4", "max freq", a.util.is_max_freq, b.util.is_max_freq);
+		EXPECT(i, "S9", "raw", a.raw_khz, b.raw_khz);
+		EXPECT(i, "S10", "OPP", a.freq_khz, b.freq_khz);
+		memset(&ex, 0, sizeof(ex));
+		assert_int_equal(model_su_ceiling(&p, in, &c, NULL), 0);
+		assert_int_equal(model_su_ceiling(&p, in, &d, &ex), 0);
+		EXPECT(i, "S13", "ceiling bounded", c.is_bounded, d.is_bounded);
+		EXPECT(i, "S13", "ceiling cpu", c.cpu_idx, d.cpu_idx);
+		EXPECT(i, "S13", "ceiling util", c.util, d.util);
+		EXPECT(i, "S13", "ceiling scale", c.scale, d.scale);
+		EXPECT(i, "S9", "ceiling raw", c.raw_khz, d.raw_khz);
+		EXPECT(i, "S10", "ceiling OPP", c.freq_khz, d.freq_khz);
+	}
+}
+
 /* Non-invariant: one OPP step per evaluation (§9). */
 static void test_s8_noninvariant_steps(void **state)
 {
@@ -1577,6 +1637,7 @@ int main(void)
 		cmocka_unit_test(test_s4_s7_cpu_util),
 		cmocka_unit_test(test_s8_limits_noninvariant),
 		cmocka_unit_test(test_s8_ref_freq),
+		cmocka_unit_test(test_explain_same_result),
 		cmocka_unit_test(test_s8_noninvariant_steps),
 		cmocka_unit_test(test_platform_b),
 		cmocka_unit_test(test_s12_s14_shared),
