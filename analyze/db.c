@@ -332,6 +332,9 @@ struct chunk {
 	struct an_series_rec rec[DB_CHUNK];
 };
 
+/* The text of a full chunk: its intervals within brackets (analyze/chunk.h) */
+#define DB_TEXT_SIZE	(DB_CHUNK * AN_CHUNK_REC_TEXT + 2)
+
 /* CPUs whose CPU ids an interval may have (analyze/replay.h has as many). */
 #define DB_MAX_CPUS	4096
 
@@ -348,8 +351,7 @@ struct an_db {
 	struct residency res;		/* of the open trace's frequency intervals */
 	struct chunks clamp;		/* of the open trace */
 	struct chunks freq;
-	char *text;			/* a chunk's JSON */
-	size_t text_size;
+	char *text;			/* a chunk's JSON, DB_TEXT_SIZE bytes */
 	char *path;
 };
 
@@ -1005,8 +1007,7 @@ static int chunk_put(struct an_db *db, struct chunk *c, struct an_diag *d)
 	int col = 2;
 
 	if (!db->text) {
-		db->text_size = DB_CHUNK * AN_CHUNK_REC_TEXT + 2;
-		db->text = an_malloc(db->text_size);
+		db->text = an_malloc(DB_TEXT_SIZE);
 		if (!db->text)
 			return an_diag_fail(d, -ENOMEM, "out of memory");
 	}

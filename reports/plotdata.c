@@ -280,7 +280,7 @@ static void clamp_add(struct rep_plots *p, int cpu, int64_t s, int64_t e, const 
 typedef void (*interval_fn)(struct rep_plots *p, int key, int64_t s, int64_t e,
 			    const bool *has, const int64_t *v);
 
-/* key, ts_start_ns, ts_end_ns, then @nr values (schema 2 rows, or the views) */
+/* key, ts_start_ns, ts_end_ns, then @nr values (a schema 2 row) */
 static int interval_row(struct rep_plots *p, sqlite3_stmt *st, unsigned int nr, interval_fn fn)
 {
 	bool has[AN_CHUNK_MAX_NUMS];

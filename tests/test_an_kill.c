@@ -9,8 +9,9 @@
  *
  * Also: two processes creating the same new database at once must both
  * succeed; a single trace, whose rows stream into the database while it is
- * read, killed at arbitrary points; and the same trace written afterwards
- * when another writer holds the database at its start.
+ * read, killed at arbitrary points; the same trace written afterwards
+ * when another writer holds the database at its start; and the upgrade of a
+ * schema 2 file killed at arbitrary points.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -570,6 +571,124 @@ static void test_stream_busy(void **state)
 	assert_string_equal(a, b);
 }
 
+/*
+ * A schema 2 file (intervals one row each) is upgraded to schema 3 (in
+ * chunks) by the first writer that opens it, in its schema transaction.
+ * Killed at arbitrary points, the file is either still schema 2 or wholly
+ * schema 3, and its intervals read the same either way.
+ */
+#define UPGRADE_ROUNDS	12
+
+/* user_version, then the rows and a sum over the intervals of trace 1. */
+static void upgrade_digest(sqlite3 *db, int *version, char *buf, size_t size)
+{
+	static const char *const sql[] = {
+		"SELECT count(*) || ':' || total(ts_start_ns % 1000003 + ts_end_ns % 1000033 +"
+		" coalesce(uclamp_min, 5) + coalesce(uclamp_max, 9)) FROM clamp_intervals"
+		" WHERE trace_id = 1",
+		"SELECT count(*) || ':' || total(ts_end_ns % 1000003 + observed_khz / 1000 +"
+		" coalesce(expected_khz, 7) / 1000 + coalesce(accepted_lo_khz, 1) / 1000 +"
+		" coalesce(is_ok, 3)) FROM freq_intervals WHERE trace_id = 1",
+	};
+	sqlite3_stmt *st;
+	size_t at = 0;
+
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	*version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(sql) / sizeof(sql[0]); i++) {
+		int n;
+
+		if (sqlite3_prepare_v2(db, sql[i], -1, &st, NULL) != SQLITE_OK)
+			fail_msg("%s: %s", sql[i], sqlite3_errmsg(db));
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		n = snprintf(buf + at, size - at, "%s%s", i ? " " : "",
+			     (const char *)sqlite3_column_text(st, 0));
+		assert_true(n > 0 && (size_t)n < size - at);
+		at += (size_t)n;
+		sqlite3_finalize(st);
+	}
+}
+
+/* @db, written by this ucval (schema 3), as schema 2 stored it. */
+static void make_v2(const char *db)
+{
+	static const char to_v2[] =
+		"CREATE TABLE c2 AS SELECT * FROM clamp_intervals;"
+		"CREATE TABLE f2 AS SELECT * FROM freq_intervals;"
+		"DROP VIEW clamp_intervals; DROP VIEW freq_intervals;"
+		"DROP TABLE clamp_interval_chunks; DROP TABLE freq_interval_chunks;"
+		"ALTER TABLE c2 RENAME TO clamp_intervals; ALTER TABLE f2 RENAME TO freq_intervals;"
+		"CREATE INDEX clamp_intervals_by_cpu ON clamp_intervals(trace_id, cpu, ts_start_ns);"
+		"CREATE INDEX freq_intervals_by_policy ON freq_intervals(trace_id, policy,"
+		" ts_start_ns);"
+		"PRAGMA user_version = 2;";
+	sqlite3 *c;
+
+	assert_int_equal(sqlite3_open(db, &c), SQLITE_OK);
+	if (sqlite3_exec(c, to_v2, NULL, NULL, NULL) != SQLITE_OK)
+		fail_msg("to schema 2: %s", sqlite3_errmsg(c));
+	sqlite3_close(c);
+}
+
+static void test_upgrade_kill(void **state)
+{
+	struct kill_env *e = *state;
+	char trace[128], v2[128], db[128], cmd[1024], want[256], got[256];
+	uint64_t seed = 0x5eed0003ULL, t0, full_ns;
+	int version, nr_v2 = 0, nr_v3 = 0;
+	sqlite3 *c;
+
+	assert_non_null(getenv("UCVAL"));
+	make_synth(e, trace, sizeof(trace));
+	snprintf(v2, sizeof(v2), "%s/v2.db", e->dir);
+	snprintf(db, sizeof(db), "%s/up.db", e->dir);
+	assert_true(run_one(v2, trace, 0));
+	make_v2(v2);
+	open_checked(v2, &c);
+	upgrade_digest(c, &version, want, sizeof(want));
+	sqlite3_close(c);
+	assert_int_equal(version, 2);
+	snprintf(cmd, sizeof(cmd), "rm -f '%s' '%s-wal' '%s-shm' && cp '%s' '%s'", db, db, db, v2,
+		 db);
+	assert_int_equal(system(cmd), 0);
+	t0 = now_ns();
+	assert_true(run_one(db, e->trace[0], 0));
+	full_ns = now_ns() - t0;
+	open_checked(db, &c);
+	upgrade_digest(c, &version, got, sizeof(got));
+	sqlite3_close(c);
+	print_message("upgrade: full run %.1f ms: %s\n", (double)full_ns / 1e6, want);
+	assert_int_equal(version, 3);
+	assert_string_equal(got, want);
+	for (int round = 0; round < UPGRADE_ROUNDS; round++) {
+		uint64_t at = 1 + next_rand(&seed) % full_ns;
+		bool is_done;
+
+		assert_int_equal(system(cmd), 0);
+		is_done = run_one(db, e->trace[0], at);
+		open_checked(db, &c);
+		upgrade_digest(c, &version, got, sizeof(got));
+		sqlite3_close(c);
+		if (version != 2 && version != 3)
+			fail_msg("round %d: schema version %d", round, version);
+		if (is_done && version != 3)
+			fail_msg("round %d finished at schema version %d", round, version);
+		if (strcmp(got, want))
+			fail_msg("round %d, schema %d: intervals '%s', want '%s'", round, version,
+				 got, want);
+		if (version == 2)
+			nr_v2++;
+		else
+			nr_v3++;
+	}
+	print_message("upgrade: %d of %d rounds killed before the upgrade committed\n", nr_v2,
+		      UPGRADE_ROUNDS);
+	assert_true(nr_v2 + nr_v3 == UPGRADE_ROUNDS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -577,6 +696,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kill_loop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_kill, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_busy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_upgrade_kill, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
