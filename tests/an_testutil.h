@@ -102,4 +102,19 @@ static inline void an_test_render(const struct an_event *ev, char *buf, size_t l
 			 an_marker_kind_name(ev->print.marker.kind));
 }
 
+/*
+ * A database written by this ucval (schema 3: intervals in chunks behind
+ * views) turned into what schema 2 stored: the interval tables, one row an
+ * interval, with their indexes. For the tests of the upgrade.
+ */
+#define AN_TEST_TO_SCHEMA2_SQL \
+	"CREATE TABLE c2 AS SELECT * FROM clamp_intervals;" \
+	"CREATE TABLE f2 AS SELECT * FROM freq_intervals;" \
+	"DROP VIEW clamp_intervals; DROP VIEW freq_intervals;" \
+	"DROP TABLE clamp_interval_chunks; DROP TABLE freq_interval_chunks;" \
+	"ALTER TABLE c2 RENAME TO clamp_intervals; ALTER TABLE f2 RENAME TO freq_intervals;" \
+	"CREATE INDEX clamp_intervals_by_cpu ON clamp_intervals(trace_id, cpu, ts_start_ns);" \
+	"CREATE INDEX freq_intervals_by_policy ON freq_intervals(trace_id, policy, ts_start_ns);" \
+	"PRAGMA user_version = 2;"
+
 #endif /* UCVAL_TESTS_AN_TESTUTIL_H */

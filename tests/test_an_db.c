@@ -24,6 +24,7 @@
 
 #include "analyze/db.h"
 #include "analyze/series.h"
+#include "an_testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -596,15 +597,6 @@ static void test_interval_chunks(void **state)
  */
 static void test_upgrade_v2(void **state)
 {
-	static const char *const to_v2[] = {
-		"CREATE TABLE c2 AS SELECT * FROM clamp_intervals",
-		"CREATE TABLE f2 AS SELECT * FROM freq_intervals",
-		"DROP VIEW clamp_intervals", "DROP VIEW freq_intervals",
-		"DROP TABLE clamp_interval_chunks", "DROP TABLE freq_interval_chunks",
-		"ALTER TABLE c2 RENAME TO clamp_intervals", "ALTER TABLE f2 RENAME TO freq_intervals",
-		"CREATE INDEX clamp_intervals_by_cpu ON clamp_intervals(trace_id, cpu, ts_start_ns)",
-		"PRAGMA user_version = 2",
-	};
 	struct an_series_rec *rec = calloc(1000, sizeof(*rec));
 	size_t size = 1 << 17;
 	char *before = malloc(size), *after = malloc(size);
@@ -632,9 +624,8 @@ static void test_upgrade_v2(void **state)
 	query_text(t.path, INTERVAL_ROWS_SQL, before, size);
 	assert_int_equal(atoi(before), 80 + 916);
 	assert_int_equal(sqlite3_open(t.path, &c), SQLITE_OK);
-	for (size_t i = 0; i < ARRAY_SIZE(to_v2); i++)
-		if (sqlite3_exec(c, to_v2[i], NULL, NULL, NULL) != SQLITE_OK)
-			fail_msg("%s: %s", to_v2[i], sqlite3_errmsg(c));
+	if (sqlite3_exec(c, AN_TEST_TO_SCHEMA2_SQL, NULL, NULL, NULL) != SQLITE_OK)
+		fail_msg("to schema 2: %s", sqlite3_errmsg(c));
 	sqlite3_close(c);
 	assert_int_equal(query_int(t.path, "SELECT count(*) FROM clamp_intervals"), 40 + 606);
 
@@ -644,8 +635,8 @@ static void test_upgrade_v2(void **state)
 	assert_int_equal(query_int(t.path, "PRAGMA user_version"), AN_DB_SCHEMA_VERSION);
 	assert_int_equal(query_int(t.path, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"
 				   " AND name IN ('clamp_intervals', 'freq_intervals')"), 2);
-	assert_int_equal(query_int(t.path, "SELECT count(*) FROM sqlite_master"
-				   " WHERE name = 'clamp_intervals_by_cpu'"), 0);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM sqlite_master WHERE name IN"
+				   " ('clamp_intervals_by_cpu', 'freq_intervals_by_policy')"), 0);
 	assert_int_equal(query_int(t.path, "SELECT count(*) FROM clamp_interval_chunks"
 				   " WHERE trace_id = 2 AND cpu = 0"), 3);
 	assert_int_equal(query_int(t.path, "SELECT max(n) FROM clamp_interval_chunks"), 256);

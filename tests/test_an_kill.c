@@ -36,6 +36,7 @@
 #include <sqlite3.h>
 
 #include "analyze/check.h"
+#include "an_testutil.h"
 
 #define COPIES		4	/* of each fixture */
 #define MAX_TRACES	512
@@ -392,6 +393,27 @@ static void test_open_race(void **state)
 #define STREAM_ROUNDS	16
 #define STREAM_EVENTS	"300000"
 
+/* The one value of each query of @sql, joined with spaces into @buf. */
+static void digest(sqlite3 *db, const char *const *sql, size_t nr, char *buf, size_t size)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < nr; i++) {
+		sqlite3_stmt *st;
+		int n;
+
+		if (sqlite3_prepare_v2(db, sql[i], -1, &st, NULL) != SQLITE_OK)
+			fail_msg("%s: %s", sql[i], sqlite3_errmsg(db));
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		n = snprintf(buf + at, size - at, "%s%s", i ? " " : "",
+			     (const char *)sqlite3_column_text(st, 0));
+		assert_true(n > 0 && (size_t)n < size - at);
+		at += (size_t)n;
+		sqlite3_finalize(st);
+	}
+}
+
 /* Rows of the series tables, and a sum over their values: equal runs agree. */
 static void series_digest(sqlite3 *db, char *buf, size_t size)
 {
@@ -408,22 +430,8 @@ static void series_digest(sqlite3 *db, char *buf, size_t size)
 		"SELECT count(*) FROM task_requests",
 		"SELECT count(*) FROM tasks",
 	};
-	size_t at = 0;
 
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(sql) / sizeof(sql[0]); i++) {
-		sqlite3_stmt *st;
-		int n;
-
-		if (sqlite3_prepare_v2(db, sql[i], -1, &st, NULL) != SQLITE_OK)
-			fail_msg("%s: %s", sql[i], sqlite3_errmsg(db));
-		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-		n = snprintf(buf + at, size - at, "%s%s", i ? " " : "",
-			     (const char *)sqlite3_column_text(st, 0));
-		assert_true(n > 0 && (size_t)n < size - at);
-		at += (size_t)n;
-		sqlite3_finalize(st);
-	}
+	digest(db, sql, sizeof(sql) / sizeof(sql[0]), buf, size);
 }
 
 /* `ucval analyze -q --db DB TRACE`, killed after @kill_after_ns (0: never). */
@@ -591,44 +599,21 @@ static void upgrade_digest(sqlite3 *db, int *version, char *buf, size_t size)
 		" coalesce(is_ok, 3)) FROM freq_intervals WHERE trace_id = 1",
 	};
 	sqlite3_stmt *st;
-	size_t at = 0;
 
 	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	*version = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(sql) / sizeof(sql[0]); i++) {
-		int n;
-
-		if (sqlite3_prepare_v2(db, sql[i], -1, &st, NULL) != SQLITE_OK)
-			fail_msg("%s: %s", sql[i], sqlite3_errmsg(db));
-		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-		n = snprintf(buf + at, size - at, "%s%s", i ? " " : "",
-			     (const char *)sqlite3_column_text(st, 0));
-		assert_true(n > 0 && (size_t)n < size - at);
-		at += (size_t)n;
-		sqlite3_finalize(st);
-	}
+	digest(db, sql, sizeof(sql) / sizeof(sql[0]), buf, size);
 }
 
 /* @db, written by this ucval (schema 3), as schema 2 stored it. */
 static void make_v2(const char *db)
 {
-	static const char to_v2[] =
-		"CREATE TABLE c2 AS SELECT * FROM clamp_intervals;"
-		"CREATE TABLE f2 AS SELECT * FROM freq_intervals;"
-		"DROP VIEW clamp_intervals; DROP VIEW freq_intervals;"
-		"DROP TABLE clamp_interval_chunks; DROP TABLE freq_interval_chunks;"
-		"ALTER TABLE c2 RENAME TO clamp_intervals; ALTER TABLE f2 RENAME TO freq_intervals;"
-		"CREATE INDEX clamp_intervals_by_cpu ON clamp_intervals(trace_id, cpu, ts_start_ns);"
-		"CREATE INDEX freq_intervals_by_policy ON freq_intervals(trace_id, policy,"
-		" ts_start_ns);"
-		"PRAGMA user_version = 2;";
 	sqlite3 *c;
 
 	assert_int_equal(sqlite3_open(db, &c), SQLITE_OK);
-	if (sqlite3_exec(c, to_v2, NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(c, AN_TEST_TO_SCHEMA2_SQL, NULL, NULL, NULL) != SQLITE_OK)
 		fail_msg("to schema 2: %s", sqlite3_errmsg(c));
 	sqlite3_close(c);
 }
