@@ -174,13 +174,13 @@ void an_replay_sync_policies(struct an_replay *r)
 	unsigned int n = r->plat.nr_listed < r->nr_cpus ? r->plat.nr_listed : r->nr_cpus;
 
 	r->nr_policies = 0;
+	/* the trace may show more CPUs than a platform can list */
 	for (unsigned int cpu = 0; cpu < r->nr_cpus; cpu++) {
 		struct an_cpu *c = &r->cpu[cpu];
-		const struct an_platform_cpu *pc = &r->plat.cpu[cpu];
 
 		c->policy = -1;
-		c->has_capacity = cpu < n && pc->capacity;
-		c->capacity = c->has_capacity ? pc->capacity : MODEL_SCALE;
+		c->has_capacity = cpu < n && r->plat.cpu[cpu].capacity;
+		c->capacity = c->has_capacity ? r->plat.cpu[cpu].capacity : MODEL_SCALE;
 	}
 	for (unsigned int cpu = 0; cpu < n; cpu++) {
 		const struct an_platform_cpu *pc = &r->plat.cpu[cpu];

@@ -182,6 +182,12 @@ static void add_issue(struct an_replay *r, enum an_integrity kind, int cpu, int 
 
 	if (r->step.nr_issues == AN_REPLAY_MAX_ISSUES)
 		return;
+	if (start > end) {	/* time went back (EV-TIME): the window spans both */
+		uint64_t t = start;
+
+		start = end;
+		end = t;
+	}
 	is = &r->step.issues[r->step.nr_issues++];
 	*is = (struct an_integrity_issue){ kind, cpu, pid, start, end, expected, observed };
 }

@@ -115,9 +115,14 @@ int an_tgroups_get(struct an_tgroups *g, struct model_sys *sys, const char *path
 				return -ENOMEM;
 			err = model_tg_init(sys, tg, parent);
 			if (err) {
-				/* the model unlinked it again (v3 seed, VG6) */
+				/*
+				 * The model unlinked it again: a v3 seed kernel
+				 * fails the creation with -ENOMEM when no clamp
+				 * group is left (VG6). That is the traced
+				 * kernel's error, not the replay out of memory.
+				 */
 				free(tg);
-				return err;
+				return -ENOSPC;
 			}
 			strcpy(g->ent[g->nr].path, prefix);
 			g->ent[g->nr++].tg = tg;

@@ -30,8 +30,9 @@ void an_tgroups_free(struct an_tgroups *g);
  *	  the root group
  * @out: the group, borrowed (lives as long as @g)
  *
- * Return: 0, -ENOMEM, -EINVAL (path too long), or the model's error for a
- * group it cannot create (then @out is the deepest parent that exists).
+ * Return: 0, -ENOMEM (the replay is out of memory), -EINVAL (path too
+ * long), or -ENOSPC for a group the model cannot create (v3 seed, VG6;
+ * the model's own -ENOMEM); then @out is the deepest parent that exists.
  */
 const char *an_tgroups_path(const struct an_tgroups *g, const struct model_tg *tg);
 int an_tgroups_get(struct an_tgroups *g, struct model_sys *sys, const char *path,

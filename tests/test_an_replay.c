@@ -718,6 +718,14 @@ static const struct {
 	{ "EV-TIME: time going back within a CPU", AN_CHECK_TRACE_INTEGRITY,
 	  ML WAKE(1, "2.000100", 100) WAKE(1, "2.000000", 200),
 	  AN_FAIL, 1, 0, false, "EV-TIME" },
+	/* found by fuzz_replay: the switch window ran from 2.0001 back to 2.0 */
+	{ "EV-SWITCH and EV-TIME: a switch from another task, back in time",
+	  AN_CHECK_TRACE_INTEGRITY,
+	  ML SW(1, "2.000100", 0, "R", 100) SW(1, "2.000000", 200, "S", 0),
+	  AN_FAIL, 2, 0, false, "EV-TIME" },
+	{ "EV-LOST, then time going back", AN_CHECK_TRACE_INTEGRITY,
+	  ML WAKE(1, "2.000100", 100) "CPU:1 [LOST 9 EVENTS]\n" WAKE(1, "2.000000", 100),
+	  AN_FAIL, 2, 0, false, NULL },
 	{ "time going back across CPUs is fine", AN_CHECK_TRACE_INTEGRITY,
 	  ML WAKE(1, "2.000100", 100) WAKE(0, "2.000000", 200),
 	  AN_PASS, 0, 0, false, NULL },
@@ -728,6 +736,44 @@ static const struct {
 	  ML WAKE(1, "2.000100", 100) WAKE(0, "2.000200", 100),
 	  AN_FAIL, 1, 0, false, "EV-TASK" },
 };
+
+/*
+ * Found by fuzz_replay: a v3 seed kernel fails the creation of a child of
+ * the root group with -ENOMEM when no clamp group is left (uclamp-v3.md
+ * VG6); the replay took the model's -ENOMEM for its own and stopped the
+ * analysis ("replay: out of memory", exit 2). The model is undefined from
+ * there on: the analysis goes on, its judgements UNDECIDED.
+ */
+static void test_seed_group_refused(void **state)
+{
+	static const char text[] =
+		MARK("1.0", "platform cpus=1 model=v3 groups=2 scale=1024")
+		MARK("1.1", "setattr pid=100 util_max=512 flags=0x20 ret=0")
+		MARK("1.2", "sysctl util_min=100 util_max=200")
+		"b-200 [000] .... 1.3: uclamp_task_eff: pid=200 comm=b clamp_id=1 value=300 "
+		"effective=300 bucket_id=1\n"
+		MARK("1.4", "cgroup path=/app util_max=512")
+		"b-200 [000] .... 1.5: uclamp_task_eff: pid=200 comm=b clamp_id=1 value=300 "
+		"effective=300 bucket_id=1\n";
+	struct an_replay_opts opts = { .fidelity = MODEL_SEED };
+	const struct an_check_stats *s;
+	struct an_results res;
+	struct an_replay *r;
+	bool has_note = false;
+
+	(void)state;
+	an_results_init(&res, NULL, NULL);
+	r = an_test_replay_text(text, &opts, &res, true);	/* every event: 0 */
+	assert_true(r->sys.is_undefined);
+	for (unsigned int i = 0; i < r->nr_notes; i++)
+		has_note |= !strcmp(r->notes[i], "clamps of cgroup '/app' not applied");
+	assert_true(has_note);
+	s = &res.stats[AN_CHECK_TASK_EFFECTIVE];
+	assert_int_equal(an_check_verdict(s), AN_UNDECIDED);
+	assert_int_equal(s->n_undecided, 1);
+	assert_true(s->is_hiding);
+	an_replay_free(r);
+}
 
 static void test_check_rows(void **state)
 {
@@ -745,6 +791,12 @@ static void test_check_rows(void **state)
 		for (unsigned int k = 0; k < c.nr && !rule; k++)
 			if (c.w[k].is_fail && c.w[k].check == check_rows[i].check)
 				rule = c.w[k].rule;
+		for (unsigned int k = 0; k < c.nr; k++)
+			if (c.w[k].ts_end_ns < c.w[k].ts_start_ns)
+				fail_msg("%s: a %s window ends (%llu) before it starts (%llu)",
+					 check_rows[i].name, an_check_name(c.w[k].check),
+					 (unsigned long long)c.w[k].ts_end_ns,
+					 (unsigned long long)c.w[k].ts_start_ns);
 		if (an_check_verdict(s) != check_rows[i].verdict ||
 		    s->n_failed != check_rows[i].n_failed ||
 		    s->n_undecided < check_rows[i].n_undecided ||
@@ -946,6 +998,35 @@ static void test_platform_lines(void **state)
 	an_platform_init(p);
 	assert_int_equal(an_platform_load(p, "/nonexistent/platform.json", &d), -ENOENT);
 	free(p);
+}
+
+/*
+ * Found by fuzz_replay: an event of CPU 2000 makes the replay 2001 CPUs wide
+ * (it takes up to AN_REPLAY_MAX_CPUS), wider than a platform can list
+ * (AN_PLATFORM_MAX_CPUS): the CPUs beyond have no platform data (UBSan
+ * stopped at the platform array's index 1025 before the fix).
+ */
+static void test_platform_narrower(void **state)
+{
+	static const char text[] =
+		MARK("1.000000", "platform cpus=2 model=mainline kernel=6.1.0 groups=5")
+		MARK("1.000010", "cpu cpu=1 policy=1 capacity=512 freqs=500000,1000000")
+		"x-1 [2000] d..2 2.000000: sched_wakeup: comm=w pid=5 prio=120 target_cpu=2000\n"
+		MARK("2.000100", "cpu cpu=0 policy=0 capacity=256 freqs=400000");
+	struct an_results res;
+	struct an_replay *r;
+
+	(void)state;
+	an_results_init(&res, NULL, NULL);
+	r = an_test_replay_text(text, NULL, &res, true);
+	assert_int_equal(r->nr_cpus, 2001);
+	assert_int_equal(r->nr_policies, 2);
+	assert_int_equal(an_replay_cpu(r, 0)->capacity, 256);
+	assert_int_equal(an_replay_cpu(r, 1)->capacity, 512);
+	assert_int_equal(an_replay_cpu(r, 1025)->capacity, 1024);
+	assert_false(an_replay_cpu(r, 2000)->has_capacity);
+	assert_null(an_replay_cpu_policy(r, 2000));
+	an_replay_free(r);
 }
 
 static void test_platform_lisa(void **state)
@@ -1151,11 +1232,13 @@ int main(void)
 		cmocka_unit_test(test_observer_skip),
 		cmocka_unit_test(test_observer_only),
 		cmocka_unit_test(test_check_rows),
+		cmocka_unit_test(test_seed_group_refused),
 		cmocka_unit_test(test_comm_set),
 		cmocka_unit_test(test_comm_prefix),
 		cmocka_unit_test(test_checks_option),
 		cmocka_unit_test(test_model_choice),
 		cmocka_unit_test(test_platform_lines),
+		cmocka_unit_test(test_platform_narrower),
 		cmocka_unit_test(test_platform_lisa),
 		cmocka_unit_test(test_juno),
 		cmocka_unit_test(test_atrace),
