@@ -70,7 +70,8 @@ static void push(struct an_series *s, const struct an_series_rec *rec)
 
 static bool same_values(const struct an_series_rec *a, const struct an_series_rec *b)
 {
-	if (a->has != b->has)
+	/* a slot's policy can be another one after a cpu marker rebuilt them */
+	if (a->has != b->has || a->cpu != b->cpu || a->policy != b->policy || a->pid != b->pid)
 		return false;
 	for (int i = 0; i < AN_SER_NR_VALUES; i++)
 		if ((a->has & AN_SER_HAS(i)) && a->v[i] != b->v[i])

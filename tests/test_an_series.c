@@ -276,6 +276,92 @@ static void test_freq_intervals(void **state)
 	run_free(&u);
 }
 
+/* The frequency rows of the policy with id @policy: "start_us-end_us:cpu:obs/exp;..." */
+static int render_policy(void *ctx, const struct an_series_rec *rec)
+{
+	struct render *c = ctx;
+	int n;
+
+	if (rec->kind != AN_SER_FREQ || rec->policy != (int)c->last[0])
+		return 0;
+	n = snprintf(c->buf + c->at, c->len - c->at, "%s%llu-%llu:%d:%lld/%lld", c->at ? ";" : "",
+		     (unsigned long long)(rec->ts_start_ns / 1000),
+		     (unsigned long long)(rec->ts_end_ns / 1000), rec->cpu,
+		     rec->has & AN_SER_HAS(AN_SER_FQ_OBS) ? rec->v[AN_SER_FQ_OBS] : -1,
+		     rec->has & AN_SER_HAS(AN_SER_FQ_EXP) ? rec->v[AN_SER_FQ_EXP] : -1);
+	assert_true(n > 0 && (size_t)n < c->len - c->at);
+	c->at += (size_t)n;
+	return 0;
+}
+
+/*
+ * A cpu marker moves CPU 0 out of policy 0 into a new policy 7 at 50.003000
+ * and nothing else changes: the same observed and predicted frequency. The
+ * policies are rebuilt (the first slot is now policy 7, with CPU 0; policy
+ * 0 keeps CPU 1), so policy 0's row of CPU 0 must end there and policy 7
+ * start its own: a row that repeats its values is kept only while the
+ * policy stays the one it was composed for (an_series_freq(): the policy
+ * generation; update(): the row's policy and CPU). Until this test, the
+ * row went on as policy 0 to the end, beside the new policy 0 row, and
+ * policy 7 had none.
+ */
+static void test_freq_policy_redefined(void **state)
+{
+	static const char text[] =
+		"# tracer: nop\n"
+		"ucval-1 [000] .... 50.000000: tracing_mark_write: ucval: platform cpus=2 "
+		"model=mainline kernel=5.10.0 groups=5 tick_us=4000\n"
+		"ucval-1 [000] .... 50.000010: tracing_mark_write: ucval: cpu cpu=0 policy=0 "
+		"capacity=1024 freqs=500000,1000000,1500000,2000000 rate_limit_us=1000\n"
+		"ucval-1 [000] .... 50.000020: tracing_mark_write: ucval: cpu cpu=1 policy=0 "
+		"capacity=1024 freqs=500000,1000000,1500000,2000000 rate_limit_us=1000\n"
+		"<idle>-0 [000] d..2 50.000100: cpu_frequency: state=500000 cpu_id=0\n"
+		"<idle>-0 [000] d..2 50.000200: cpu_frequency: state=500000 cpu_id=1\n"
+		"<idle>-0 [000] d..3 50.001000: sched_switch: prev_comm=swapper/0 prev_pid=0 "
+		"prev_prio=120 prev_state=R ==> next_comm=a next_pid=100 next_prio=120\n"
+		"a-100 [000] d..2 50.001100: sched_pelt_cfs: cpu=0 path=/ util=100\n"
+		"<idle>-0 [001] d..3 50.001150: sched_switch: prev_comm=swapper/1 prev_pid=0 "
+		"prev_prio=120 prev_state=R ==> next_comm=b next_pid=200 next_prio=120\n"
+		"b-200 [001] d..2 50.001200: sched_pelt_cfs: cpu=1 path=/ util=0\n"
+		"ucval-1 [001] .... 50.003000: tracing_mark_write: ucval: cpu cpu=0 policy=7\n"
+		"a-100 [000] d..2 50.005000: sched_pelt_cfs: cpu=0 path=/ util=100\n"
+		"a-100 [000] d..3 50.010000: sched_switch: prev_comm=a prev_pid=100 prev_prio=120 "
+		"prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
+	char path[] = "/tmp/ucval-series-XXXXXX", buf[512], line[512];
+	struct an_analyze_opts opts = { 0 };
+	struct render c = { .buf = buf, .len = sizeof(buf) };
+	struct an_diag d;
+	struct run u;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	an_series_init(&u.s);
+	an_winbuf_init(&u.wins);
+	an_results_init(&u.res, an_winbuf_sink, &u.wins);
+	u.res.series = &u.s;
+	if (an_analyze_path(path, &opts, &u.res, &u.sum, &d)) {
+		an_diag_format(&d, line, sizeof(line));
+		fail_msg("%s", line);
+	}
+	unlink(path);
+	assert_int_equal(u.s.err, 0);
+	c.last[0] = 0;
+	buf[0] = '\0';
+	assert_int_equal(an_series_for_each(&u.s, render_policy, &c), 0);
+	assert_string_equal(buf, "50000200-50001200:0:500000/-1;50001200-50003000:0:500000/500000;"
+			    "50003000-50010000:1:500000/500000");
+	c.last[0] = 7;
+	c.at = 0;
+	buf[0] = '\0';
+	assert_int_equal(an_series_for_each(&u.s, render_policy, &c), 0);
+	assert_string_equal(buf, "50003000-50010000:0:500000/500000");
+	run_free(&u);
+}
+
 /*
  * Without a util signal freq_prediction cannot judge: accepted_lo/hi are the
  * bounds of freq_below_min_clamp (the floor, MS1: a's MIN 512 asks
@@ -559,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_explain_checks),
 		cmocka_unit_test(test_freq_intervals),
 		cmocka_unit_test(test_freq_bounds),
+		cmocka_unit_test(test_freq_policy_redefined),
 		cmocka_unit_test(test_requests),
 	};
 	const struct CMUnitTest db_tests[] = {
