@@ -138,7 +138,7 @@ static AN_NOINLINE void before(struct an_replay *r, struct ceil_check *k, uint64
 		struct ceil_policy *cp = &k->pol[i];
 		struct an_fq_times g;
 
-		if (!an_fq_policy_usable(p) || an_fq_bound_is_settled(&cp->bound))
+		if (!an_fq_policy_usable(p) || !an_fq_bound_is_due(&cp->bound, now))
 			continue;
 		an_fq_grace(r, p, &g);
 		an_fq_bound_elapse(&cp->bound, now, cp->was_busy, &g);

@@ -115,11 +115,11 @@ static void drop_until(struct an_replay *r, struct floor_check *k, const struct 
 	}
 }
 
-/* Whether a CPU of @p has an older expectation waiting (the time step matters). */
-static bool is_pending(const struct floor_check *k, const struct an_freq_policy *p)
+/* Whether time alone may change the bound of a CPU of @p by @now. */
+static bool is_due(const struct floor_check *k, const struct an_freq_policy *p, uint64_t now)
 {
 	for (unsigned int c = 0; c < p->su.nr_cpus; c++)
-		if (!an_fq_bound_is_settled(&k->cpu[p->su.cpu[c]].bound))
+		if (an_fq_bound_is_due(&k->cpu[p->su.cpu[c]].bound, now))
 			return true;
 	return false;
 }
@@ -130,7 +130,7 @@ static AN_NOINLINE void before(struct an_replay *r, struct floor_check *k, uint6
 		const struct an_freq_policy *p = &r->policy[i];
 		struct an_fq_times g;
 
-		if (!an_fq_policy_usable(p) || !is_pending(k, p))
+		if (!an_fq_policy_usable(p) || !is_due(k, p, now))
 			continue;
 		an_fq_grace(r, p, &g);
 		for (unsigned int c = 0; c < p->su.nr_cpus; c++)

@@ -207,7 +207,7 @@ static AN_NOINLINE void before(struct an_replay *r, struct pred_check *k, uint64
 		struct an_fq_times g;
 
 		if (!an_fq_policy_usable(p) ||
-		    (an_fq_bound_is_settled(&pp->lo) && an_fq_bound_is_settled(&pp->hi)))
+		    (!an_fq_bound_is_due(&pp->lo, now) && !an_fq_bound_is_due(&pp->hi, now)))
 			continue;
 		an_fq_grace(r, p, &g);
 		an_fq_bound_elapse(&pp->lo, now, pp->was_busy, &g);

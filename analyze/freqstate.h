@@ -122,6 +122,20 @@ static inline bool an_fq_bound_is_settled(const struct an_fq_bound *b)
 }
 void an_fq_bound_drop(struct an_fq_bound *b, uint64_t upto_ns);
 
+/*
+ * Whether time alone may change @b by @now_ns: an older expectation's tick,
+ * evaluation chance or grace end falls before @now_ns. When not,
+ * an_fq_bound_elapse() and the drops before @now_ns have nothing to do.
+ */
+static inline bool an_fq_bound_is_due(const struct an_fq_bound *b, uint64_t now_ns)
+{
+	for (unsigned int i = 0; i < b->nr; i++)
+		if (b->old[i].ts_ns < now_ns &&
+		    (b->old[i].stage != AN_FQ_WAIT_EVENT || b->old[i].is_tick))
+			return true;
+	return false;
+}
+
 /**
  * struct an_fq_tally - intervals one key was judged over (accuracy figures)
  * @n_ok: decidable intervals whose observed frequency was accepted

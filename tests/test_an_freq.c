@@ -125,9 +125,15 @@ static const struct bound_case {
 		{ 'q', 5001, 1000, false, false }, { 's', 6000, 2000, false, true }, { 'q', 6000, 2000, false, false } } },
 };
 
+/*
+ * Each case of bound_cases, and at every step: when an_fq_bound_is_due()
+ * says time alone changes nothing before t (the checks then skip the
+ * policy), the elapse and the drops indeed leave the bound as it was.
+ */
 static void test_bound(void **state)
 {
 	static const struct an_fq_times g = { 1000000, 4000000, 4000000 };
+	unsigned int nr_due = 0, nr_idle = 0;
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(bound_cases); i++) {
@@ -139,10 +145,18 @@ static void test_bound(void **state)
 		for (size_t k = 0; k < ARRAY_SIZE(c->step) && c->step[k].op; k++) {
 			const struct bstep *s = &c->step[k];
 			uint64_t t = s->t * 1000, when;
+			bool is_due = an_fq_bound_is_due(&b, t);
+			struct an_fq_bound was;
 
+			memcpy(&was, &b, sizeof(b));
 			an_fq_bound_elapse(&b, t, is_busy, &g);
 			while (an_fq_bound_next_drop(&b, t, &when))
 				an_fq_bound_drop(&b, when);
+			if (!is_due && memcmp(&was, &b, sizeof(b)))
+				fail_msg("%s (%s) step %zu: not due, yet time changed the bound",
+					 c->name, c->rule, k);
+			nr_due += is_due;
+			nr_idle += !is_due && b.nr;
 			if (s->op == 'q') {
 				if (an_fq_bound_now(&b) != s->khz)
 					fail_msg("%s (%s) step %zu: bound %u want %u", c->name,
@@ -154,6 +168,9 @@ static void test_bound(void **state)
 			is_busy = s->is_busy;
 		}
 	}
+	/* both answers were asked, the second with expectations waiting */
+	assert_true(nr_due >= 3);
+	assert_true(nr_idle >= 1);
 }
 
 /* ---- the checks on small traces ---- */
