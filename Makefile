@@ -53,7 +53,7 @@ help:
 	@echo "make            build ./ucval"
 	@echo "make deps       install the Debian packages ucval needs (root), or print the command"
 	@echo "make check      all tests, again under ASan+UBSan, then a short fuzz run"
-	@echo "make fuzz       fuzz each reader for FUZZ_SECONDS (default 60); FUZZ_TIMEOUT (30) s on one input is a hang"
+	@echo "make fuzz       fuzz each reader and the replay for FUZZ_SECONDS (default 60); FUZZ_TIMEOUT (30) s on one input is a hang"
 	@echo "make demo       build, run ucval on a bundled example, print the result"
 	@echo "make bench      speed of ucval analyze against trace-cmd report and libtracecmd"
 	@echo "make check-kernel  build a uclamp kernel, run it under QEMU, analyze; broken patches must FAIL"
@@ -162,18 +162,24 @@ FUZZ_CFLAGS   := -std=gnu11 -g -O1 -MMD -MP $(WARN) $(FUZZ_SAN)
 UCVAL_SHARED  ?= $(abspath ../shared)
 # The reader sources only: model/, the checks and the db are not fuzzed here.
 FUZZ_LIB_SRCS := $(addprefix analyze/,alias.c datcheck.c datfile.c datformat.c datpages.c diag.c error.c event.c \
-		 malloc.c marker.c reader.c text.c textline.c tracedat.c vec.c chunk.c)
+		 malloc.c marker.c platform.c reader.c text.c textline.c tracedat.c vec.c chunk.c)
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_O)/obj/%.o)
-FUZZ_TARGETS  := text marker tracedat chunk
+# The replay target runs the model and every check as well: the library
+# sources of analyze/ and model/, and the explanation formatter.
+FUZZ_REPLAY_SRCS := $(MODEL_SRCS) $(filter analyze/%,$(LIB_SRCS)) reports/explain.c
+FUZZ_REPLAY_OBJS := $(FUZZ_REPLAY_SRCS:%.c=$(FUZZ_O)/obj/%.o)
+FUZZ_TARGETS  := text marker tracedat chunk platform replay
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)
 # Longest input per target: text seeds are cut to it, trace.dat seeds fit.
 FUZZ_MAX_LEN_text     := 16384
 FUZZ_MAX_LEN_marker   := 4096
 FUZZ_MAX_LEN_tracedat := 65536
 FUZZ_MAX_LEN_chunk    := 4096
+FUZZ_MAX_LEN_platform := 16384
+FUZZ_MAX_LEN_replay   := 16384
 
 .PHONY: fuzz-build fuzz-seeds check-fuzz
-.SECONDARY: $(FUZZ_LIB_OBJS)
+.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_REPLAY_OBJS)
 
 $(FUZZ_O)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -185,6 +191,12 @@ $(FUZZ_O)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
 	@echo "  FUZZLD  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -I. -o $@ $< \
 		$(FUZZ_LIB_OBJS) $(PKG_LIBS)
+
+$(FUZZ_O)/fuzz_replay: tests/fuzz/fuzz_replay.c $(FUZZ_REPLAY_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZLD  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -I. -o $@ $< \
+		$(FUZZ_REPLAY_OBJS) $(PKG_LIBS) -lpthread
 
 $(FUZZ_O)/mkseed_dat: tests/fuzz/mkseed_dat.c tests/an_datwriter.h
 	@mkdir -p $(dir $@)
@@ -200,6 +212,15 @@ fuzz-seeds: $(FUZZ_O)/mkseed_dat
 	@cp tests/fuzz/seeds-marker/* $(FUZZ_O)/seeds/marker/
 	@cp tests/fuzz/seeds-text/* $(FUZZ_O)/seeds/text/
 	@cp tests/fuzz/seeds-chunk/* $(FUZZ_O)/seeds/chunk/
+	@cp tests/fuzz/seeds-platform/* $(FUZZ_O)/seeds/platform/
+	@for f in tests/fuzz/seeds-text/* traces/*.txt $(UCVAL_SHARED)/traces/*.txt; do \
+		case "$$f" in */LICENSE*) continue;; esac; \
+		[ -f "$$f" ] && { printf '\000'; head -c $$(($(FUZZ_MAX_LEN_replay) - 1)) "$$f"; } \
+			> $(FUZZ_O)/seeds/replay/$$(basename "$$f"); \
+	done; true
+	@for f in $(UCVAL_SHARED)/traces/*.platform.json; do \
+		[ -f "$$f" ] && head -c $(FUZZ_MAX_LEN_platform) "$$f" > $(FUZZ_O)/seeds/platform/$$(basename "$$f"); \
+	done; true
 	@for f in $(UCVAL_SHARED)/traces/*.txt $(UCVAL_SHARED)/traces/*.html; do \
 		[ -f "$$f" ] && head -c $(FUZZ_MAX_LEN_text) "$$f" > $(FUZZ_O)/seeds/text/$$(basename "$$f"); \
 	done; true
@@ -224,6 +245,8 @@ define run-fuzz
 		$(FUZZ_O)/fuzz_$$t -max_total_time=$(1) -timeout=$(FUZZ_TIMEOUT) -print_final_stats=1 \
 			-max_len=$$(case $$t in text) echo $(FUZZ_MAX_LEN_text);; \
 				marker) echo $(FUZZ_MAX_LEN_marker);; chunk) echo $(FUZZ_MAX_LEN_chunk);; \
+				platform) echo $(FUZZ_MAX_LEN_platform);; \
+				replay) echo $(FUZZ_MAX_LEN_replay);; \
 				*) echo $(FUZZ_MAX_LEN_tracedat);; esac) \
 			-artifact_prefix=$(FUZZ_O)/artifacts/$$t- \
 			$(FUZZ_O)/corpus/$$t $(FUZZ_O)/seeds/$$t \
