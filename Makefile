@@ -160,7 +160,8 @@ FUZZ_O        := build-fuzz
 FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS   := -std=gnu11 -g -O1 -MMD -MP $(WARN) $(FUZZ_SAN)
 UCVAL_SHARED  ?= $(abspath ../shared)
-# The reader sources only: model/, the checks and the db are not fuzzed here.
+# The readers and parsers (traces, markers, platform files, interval chunks);
+# the replay target below adds model/ and the checks. The db is not fuzzed.
 FUZZ_LIB_SRCS := $(addprefix analyze/,alias.c datcheck.c datfile.c datformat.c datpages.c diag.c error.c event.c \
 		 malloc.c marker.c platform.c reader.c text.c textline.c tracedat.c vec.c chunk.c)
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_O)/obj/%.o)
@@ -213,6 +214,7 @@ fuzz-seeds: $(FUZZ_O)/mkseed_dat
 	@cp tests/fuzz/seeds-text/* $(FUZZ_O)/seeds/text/
 	@cp tests/fuzz/seeds-chunk/* $(FUZZ_O)/seeds/chunk/
 	@cp tests/fuzz/seeds-platform/* $(FUZZ_O)/seeds/platform/
+	@cp tests/fuzz/seeds-replay/* $(FUZZ_O)/seeds/replay/
 	@for f in tests/fuzz/seeds-text/* traces/*.txt $(UCVAL_SHARED)/traces/*.txt; do \
 		case "$$f" in */LICENSE*) continue;; esac; \
 		[ -f "$$f" ] && { printf '\000'; head -c $$(($(FUZZ_MAX_LEN_replay) - 1)) "$$f"; } \

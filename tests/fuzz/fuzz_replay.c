@@ -17,20 +17,12 @@
 
 #include "analyze/reader.h"
 #include "analyze/replay.h"
+#include "tests/fuzz/fuzz_quiet.h"
 
 /* Events replayed at most; inputs are small, this is a backstop. */
 #define FUZZ_MAX_EVENTS 20000
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	an_reader_set_quiet(true);
-	return 0;
-}
 
 static int sink(void *ctx, const struct an_window *w)
 {

@@ -11,20 +11,12 @@
 #include <unistd.h>
 
 #include "analyze/reader.h"
+#include "tests/fuzz/fuzz_quiet.h"
 
 /* Stop a run after this many results; inputs are small, this is a backstop. */
 #define FUZZ_MAX_RESULTS 100000
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	an_reader_set_quiet(true);
-	return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
