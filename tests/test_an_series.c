@@ -34,14 +34,13 @@ struct run {
 	struct an_winbuf wins;
 };
 
-/* Analyze the project fixture traces/@name with a series recorded. */
-static void run_fixture(struct run *u, const char *name, const struct an_replay_opts *ro)
+/* Analyze the trace @path with a series recorded. */
+static void run_path(struct run *u, const char *path, const struct an_replay_opts *ro)
 {
 	struct an_analyze_opts opts = { 0 };
-	char path[4200], line[512];
+	char line[512];
 	struct an_diag d;
 
-	snprintf(path, sizeof(path), "%s/traces/%s", an_test_root(), name);
 	if (ro)
 		opts.replay = *ro;
 	an_series_init(&u->s);
@@ -50,9 +49,18 @@ static void run_fixture(struct run *u, const char *name, const struct an_replay_
 	u->res.series = &u->s;
 	if (an_analyze_path(path, &opts, &u->res, &u->sum, &d)) {
 		an_diag_format(&d, line, sizeof(line));
-		fail_msg("%s: %s", name, line);
+		fail_msg("%s: %s", path, line);
 	}
 	assert_int_equal(u->s.err, 0);
+}
+
+/* Analyze the project fixture traces/@name with a series recorded. */
+static void run_fixture(struct run *u, const char *name, const struct an_replay_opts *ro)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/traces/%s", an_test_root(), name);
+	run_path(u, path, ro);
 }
 
 static void run_free(struct run *u)
@@ -276,13 +284,18 @@ static void test_freq_intervals(void **state)
 	run_free(&u);
 }
 
-/* The frequency rows of the policy with id @policy: "start_us-end_us:cpu:obs/exp;..." */
-static int render_policy(void *ctx, const struct an_series_rec *rec)
+struct policy_render {
+	int policy;
+	char *buf;
+	size_t len, at;
+};
+
+static int render_policy_one(void *ctx, const struct an_series_rec *rec)
 {
-	struct render *c = ctx;
+	struct policy_render *c = ctx;
 	int n;
 
-	if (rec->kind != AN_SER_FREQ || rec->policy != (int)c->last[0])
+	if (rec->kind != AN_SER_FREQ || rec->policy != c->policy)
 		return 0;
 	n = snprintf(c->buf + c->at, c->len - c->at, "%s%llu-%llu:%d:%lld/%lld", c->at ? ";" : "",
 		     (unsigned long long)(rec->ts_start_ns / 1000),
@@ -292,6 +305,15 @@ static int render_policy(void *ctx, const struct an_series_rec *rec)
 	assert_true(n > 0 && (size_t)n < c->len - c->at);
 	c->at += (size_t)n;
 	return 0;
+}
+
+/* The frequency rows of policy id @policy: "start_us-end_us:cpu:obs/exp;..." */
+static void render_policy(struct an_series *s, int policy, char *buf, size_t len)
+{
+	struct policy_render c = { .policy = policy, .buf = buf, .len = len };
+
+	buf[0] = '\0';
+	assert_int_equal(an_series_for_each(s, render_policy_one, &c), 0);
 }
 
 /*
@@ -327,10 +349,7 @@ static void test_freq_policy_redefined(void **state)
 		"a-100 [000] d..2 50.005000: sched_pelt_cfs: cpu=0 path=/ util=100\n"
 		"a-100 [000] d..3 50.010000: sched_switch: prev_comm=a prev_pid=100 prev_prio=120 "
 		"prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
-	char path[] = "/tmp/ucval-series-XXXXXX", buf[512], line[512];
-	struct an_analyze_opts opts = { 0 };
-	struct render c = { .buf = buf, .len = sizeof(buf) };
-	struct an_diag d;
+	char path[] = "/tmp/ucval-series-XXXXXX", buf[512];
 	struct run u;
 	int fd;
 
@@ -339,25 +358,12 @@ static void test_freq_policy_redefined(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
 	close(fd);
-	an_series_init(&u.s);
-	an_winbuf_init(&u.wins);
-	an_results_init(&u.res, an_winbuf_sink, &u.wins);
-	u.res.series = &u.s;
-	if (an_analyze_path(path, &opts, &u.res, &u.sum, &d)) {
-		an_diag_format(&d, line, sizeof(line));
-		fail_msg("%s", line);
-	}
+	run_path(&u, path, NULL);
 	unlink(path);
-	assert_int_equal(u.s.err, 0);
-	c.last[0] = 0;
-	buf[0] = '\0';
-	assert_int_equal(an_series_for_each(&u.s, render_policy, &c), 0);
+	render_policy(&u.s, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "50000200-50001200:0:500000/-1;50001200-50003000:0:500000/500000;"
 			    "50003000-50010000:1:500000/500000");
-	c.last[0] = 7;
-	c.at = 0;
-	buf[0] = '\0';
-	assert_int_equal(an_series_for_each(&u.s, render_policy, &c), 0);
+	render_policy(&u.s, 7, buf, sizeof(buf));
 	assert_string_equal(buf, "50003000-50010000:0:500000/500000");
 	run_free(&u);
 }
