@@ -49,7 +49,7 @@ static void options(uint8_t b, struct an_replay_opts *o)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct an_replay_opts o;
-	struct an_replay *r = NULL;
+	struct an_replay *r;
 	struct an_reader *rd;
 	struct an_results res;
 	struct an_event ev;
@@ -58,13 +58,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *fp;
 	int rc, err = 0, n = 0;
 
-	if (!size)
-		return 0;
+	if (size < 2)
+		return 0;	/* options and at least one byte of trace */
 	options(data[0], &o);
-	fp = fmemopen((void *)(data + 1), size - 1 ? size - 1 : 1, "r");
+	fp = fmemopen((void *)(data + 1), size - 1, "r");
 	if (!fp)
 		return 0;
-	if (size == 1 || an_reader_open_stream(fp, "fuzz.txt", &rd, &d)) {
+	if (an_reader_open_stream(fp, "fuzz.txt", &rd, &d)) {
 		fclose(fp);
 		return 0;
 	}
