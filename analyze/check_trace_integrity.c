@@ -20,6 +20,10 @@
  *  EV-TASK   a task shown on one CPU (switch, wakeup target, migrate
  *	      origin) while the replay holds it queued on another: window at
  *	      that instant, expected the replay's CPU, observed the event's
+ *  EV-LOST   also: a trace.dat's buffer statistics count lost events that
+ *	      none of the CPU's pages places in time (struct an_ev_lost):
+ *	      window from the first event to the end of the trace, observed
+ *	      the count; the replay keeps every CPU UNDECIDED throughout
  *
  * n_checked counts the events examined; the check has input as soon as the
  * trace has one event.
@@ -36,10 +40,13 @@
 
 #include "analyze/checks.h"
 #include "analyze/malloc.h"
+#include "analyze/vec.h"
 
 struct integ_check {
 	struct an_win_track *sw;	/* per CPU: the open EV-SWITCH window */
 	unsigned int nr_cpus;
+	struct an_win_track *all;	/* EV-LOST windows open to the end */
+	size_t nr_all, alloc_all;
 };
 
 static const char *const rules[] = {
@@ -47,6 +54,7 @@ static const char *const rules[] = {
 	[AN_INTEG_TIME] = "EV-TIME",
 	[AN_INTEG_SWITCH] = "EV-SWITCH",
 	[AN_INTEG_ELSEWHERE] = "EV-TASK",
+	[AN_INTEG_UNPLACED] = "EV-LOST",
 };
 
 static const char *const messages[] = {
@@ -54,6 +62,7 @@ static const char *const messages[] = {
 	[AN_INTEG_TIME] = "timestamp before an earlier event of this cpu",
 	[AN_INTEG_SWITCH] = "switch from a task the replay does not have running here",
 	[AN_INTEG_ELSEWHERE] = "task shown on a cpu other than the one it is queued on",
+	[AN_INTEG_UNPLACED] = "the trace lost events on this cpu that no page places in time",
 };
 
 /* @is extends @t's window: same values, starting where it ended. */
@@ -95,6 +104,12 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 			.rule = rules[is->kind],
 		};
 
+		if (is->kind == AN_INTEG_UNPLACED) {
+			if (AN_VEC_GROW(k->all, k->nr_all + 1, k->alloc_all))
+				return -ENOMEM;
+			t = &k->all[k->nr_all++];
+			*t = (struct an_win_track){ 0 };
+		}
 		if (is_switch && is_continued(t, is)) {
 			t->w.ts_end_ns = is->end_ns;
 			t->w.n_events++;
@@ -104,7 +119,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		snprintf(w.message, sizeof(w.message), "%s", messages[is->kind]);
 		an_win_observe(r->res, t, &w);
 		t->w.ts_end_ns = is->end_ns;
-		if (!is_switch)
+		if (!is_switch && is->kind != AN_INTEG_UNPLACED)
 			an_win_close(r->res, t, is->end_ns);
 	}
 	return 0;
@@ -114,9 +129,11 @@ static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
 {
 	struct integ_check *k = ctx;
 
-	(void)end_ns;
 	for (unsigned int c = 0; c < k->nr_cpus; c++)
 		an_win_close(r->res, &k->sw[c], k->sw[c].w.ts_end_ns);
+	for (size_t i = 0; i < k->nr_all; i++)
+		an_win_close(r->res, &k->all[i], end_ns > k->all[i].w.ts_start_ns ?
+			     end_ns : k->all[i].w.ts_start_ns);
 }
 
 static void on_free(void *ctx)
@@ -124,6 +141,7 @@ static void on_free(void *ctx)
 	struct integ_check *k = ctx;
 
 	free(k->sw);
+	free(k->all);
 	free(k);
 }
 

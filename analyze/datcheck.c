@@ -34,6 +34,8 @@
 #define DAT_HEADER_MAX	(64u << 10)	/* header_page text; real ones are ~200 B */
 #define DAT_PAGE_HDR	16		/* page: u64 timestamp + commit (long), at most */
 #define DAT_FORMAT_MAX	(256u << 10)	/* one event format text; real ones < 8 KiB */
+#define DAT_MISSED_EVENTS (1ull << 31)	/* commit word: events were lost before the page */
+#define DAT_MISSED_STORED (1ull << 30)	/* and their count follows the data */
 
 /* Option ids of trace-cmd.dat.v7(5); 16..21 point at metadata sections. */
 enum {
@@ -55,6 +57,16 @@ struct dat {
 	unsigned int commit_size;	/* bytes of a page's commit word */
 	size_t alloc_ranges;
 	struct an_datcheck *out;
+	struct stat_loss *stats;	/* the top instance's CPUSTAT losses */
+	size_t nr_stats, alloc_stats;
+	bool is_stats_done;	/* a "Buffer:" CPUSTAT: the next ones are an instance's */
+	bool is_stats_bad;	/* one without its CPU, or a CPU twice: not used */
+};
+
+/* What a CPUSTAT option says the kernel lost on one CPU. */
+struct stat_loss {
+	int cpu;
+	uint64_t lost;		/* overrun + commit overrun + dropped events */
 };
 
 /* A cursor over an option's bytes. */
@@ -339,6 +351,62 @@ static int check_section_ref(struct dat *t, struct mem *m, unsigned int id)
 	return err;
 }
 
+/* The number after "@key:" on a line of its own in @text; false when absent. */
+static bool stat_num(const char *text, const char *key, uint64_t *v)
+{
+	size_t n = strlen(key);
+
+	for (const char *l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		char *end;
+
+		if (strncmp(l, key, n) || l[n] != ':')
+			continue;
+		errno = 0;
+		*v = strtoull(l + n + 1, &end, 10);
+		return !errno && end != l + n + 1;
+	}
+	return false;
+}
+
+/*
+ * A CPUSTAT option: a copy of per_cpu/cpuN/stats after a "CPU: N" line,
+ * one per CPU (trace-cmd, ucval collect). trace-cmd then writes those of
+ * each other instance after a "Buffer: name" text: only the first ones,
+ * the top instance's, are about the data read. Events the kernel
+ * overwrote (overrun), dropped while a commit was pending (commit
+ * overrun) or dropped in non-overwrite mode (dropped events) are lost;
+ * only the overwritten ones are flagged in the pages (lost_in_pages()).
+ */
+static int take_cpustat(struct dat *t, const char *text)
+{
+	uint64_t cpu, overrun = 0, commit = 0, dropped = 0;
+
+	if (t->is_stats_done || t->is_stats_bad)
+		return 0;
+	if (strstr(text, "Buffer:")) {
+		t->is_stats_done = true;
+		return 0;
+	}
+	if (!stat_num(text, "CPU", &cpu) || cpu >= AN_DATCHECK_MAX_CPUS) {
+		t->is_stats_bad = true;
+		return 0;
+	}
+	for (size_t i = 0; i < t->nr_stats; i++)
+		if (t->stats[i].cpu == (int)cpu)
+			t->is_stats_bad = true;
+	stat_num(text, "overrun", &overrun);
+	stat_num(text, "commit overrun", &commit);
+	stat_num(text, "dropped events", &dropped);
+	if (AN_VEC_GROW(t->stats, t->nr_stats + 1, t->alloc_stats))
+		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+	t->stats[t->nr_stats++] = (struct stat_loss){
+		.cpu = (int)cpu,
+		.lost = overrun > UINT64_MAX - commit - dropped || commit > UINT64_MAX - dropped ?
+			UINT64_MAX : overrun + commit + dropped,
+	};
+	return 0;
+}
+
 /*
  * Check one option; *@next gets the DONE option's next section (v7).
  * Options libtracecmd parses without bounds checks must be well formed.
@@ -362,6 +430,8 @@ static int check_option(struct dat *t, unsigned int id, const unsigned char *dat
 			take_release(t->out, (const char *)data);
 		if (id == OPT_DATE || id == OPT_OFFSET)
 			t->out->has_ts_adjust = true;
+		if (id == OPT_CPUSTAT)
+			return take_cpustat(t, (const char *)data);
 		return 0;
 	case OPT_CPUCOUNT:
 		if (size != 4 || (v = an_datfile_num(&t->f, data, 4)) > AN_DATCHECK_MAX_CPUS)
@@ -657,6 +727,80 @@ static int check_cpu(struct dat *t, const struct an_datcheck_range *c, bool is_a
 	return err;
 }
 
+/* @n bytes at @off, or false (outside the file, read error): no diagnostic. */
+static bool peek(struct dat *t, uint64_t off, void *buf, size_t n)
+{
+	if (off > t->f.size || n > t->f.size - off)
+		return false;
+	return pread(t->f.fd, buf, n, (off_t)off) == (ssize_t)n;
+}
+
+/*
+ * The lost events @c's pages report (the count a page stores after its
+ * data), into *@sum. False when one reports a loss without its count, or
+ * cannot be read: the pages' total is then unknown. A bad page is left to
+ * the reader, which says where it is.
+ */
+static bool lost_in_pages(struct dat *t, const struct an_datcheck_range *c, uint64_t *sum)
+{
+	unsigned char buf[DAT_PAGE_HDR];
+
+	*sum = 0;
+	for (uint64_t p = c->off; p - c->off < c->size; p += t->page_size) {
+		uint64_t commit, at, n;
+
+		if (!peek(t, p, buf, 8 + t->commit_size))
+			return false;
+		commit = an_datfile_num(&t->f, buf + 8, t->commit_size);
+		if (!(commit & DAT_MISSED_EVENTS))
+			continue;
+		at = 8 + t->commit_size + (commit & AN_DATCHECK_COMMIT_MASK);
+		if (!(commit & DAT_MISSED_STORED) || at + t->commit_size > t->page_size ||
+		    !peek(t, p + at, buf, t->commit_size))
+			return false;
+		n = an_datfile_num(&t->f, buf, t->commit_size);
+		*sum = n > UINT64_MAX - *sum ? UINT64_MAX : *sum + n;
+	}
+	return true;
+}
+
+/*
+ * Losses no page places in time: what the top instance's CPUSTAT options
+ * count beyond what the CPU's pages report. Only when every page's count
+ * is known and the data is plain (compressed chunks are not inflated here).
+ */
+static int find_unplaced(struct dat *t)
+{
+	struct an_datcheck *o = t->out;
+	size_t alloc = 0;
+
+	if (t->is_stats_bad)
+		return 0;
+	for (size_t i = 0; i < t->nr_stats; i++) {
+		const struct stat_loss *s = &t->stats[i];
+		uint64_t in_pages = 0, sum = 0;
+		bool is_known = true;
+
+		if (!s->lost)
+			continue;
+		for (size_t k = 0; k < o->nr_ranges && is_known; k++) {
+			if (o->ranges[k].cpu != s->cpu)
+				continue;
+			is_known = !o->ranges[k].is_compressed &&
+				   lost_in_pages(t, &o->ranges[k], &sum);
+			in_pages = sum > UINT64_MAX - in_pages ? UINT64_MAX : in_pages + sum;
+		}
+		if (!is_known || in_pages >= s->lost)
+			continue;
+		if (AN_VEC_GROW(o->unplaced, o->nr_unplaced + 1, alloc))
+			return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+		o->unplaced[o->nr_unplaced++] = (struct an_datcheck_loss){
+			.cpu = s->cpu, .count = s->lost - in_pages,
+		};
+	}
+	return 0;
+}
+
 /**
  * an_datcheck_is_magic() - whether @buf starts like a trace.dat
  * @buf: first bytes of a file
@@ -747,8 +891,11 @@ int an_datcheck_run(const char *path, bool want_pages, struct an_datcheck *out,
 	out->use_pages = want_pages && suits_pages(out);
 	for (size_t i = 0; !err && i < out->nr_ranges; i++)
 		err = check_cpu(&t, &out->ranges[i], out->use_pages);
+	if (!err)
+		err = find_unplaced(&t);
 
 out_close:
+	free(t.stats);
 	close(t.f.fd);
 	return err;
 }
@@ -762,4 +909,7 @@ void an_datcheck_free(struct an_datcheck *chk)
 	free(chk->ranges);
 	chk->ranges = NULL;
 	chk->nr_ranges = 0;
+	free(chk->unplaced);
+	chk->unplaced = NULL;
+	chk->nr_unplaced = 0;
 }

@@ -33,6 +33,17 @@ struct an_datcheck_range {
 };
 
 /**
+ * struct an_datcheck_loss - events a CPU lost that no page places in time
+ * @cpu: the CPU
+ * @count: how many: the file's buffer statistics (CPUSTAT) beyond the
+ *	   counts its pages report
+ */
+struct an_datcheck_loss {
+	int cpu;
+	uint64_t count;
+};
+
+/**
  * struct an_datcheck - what the header walk learnt
  * @version: file version, 6 or 7
  * @is_big_endian: file byte order
@@ -47,6 +58,9 @@ struct an_datcheck_range {
  * @use_pages: read the CPU data with datpages.c (see an_datcheck_run())
  * @ranges: the top instance's CPU data, in file order of the CPU table
  * @nr_ranges: their number
+ * @unplaced: losses no page places (the kernel counted them in commit
+ *	      overruns, dropped events, or in no page read); NULL when none
+ * @nr_unplaced: their number
  */
 struct an_datcheck {
 	int version;
@@ -61,6 +75,8 @@ struct an_datcheck {
 	bool use_pages;
 	struct an_datcheck_range *ranges;
 	size_t nr_ranges;
+	struct an_datcheck_loss *unplaced;
+	size_t nr_unplaced;
 };
 
 /**

@@ -193,6 +193,9 @@ struct an_ev_sugov_util {		/* SUGOV_UTIL_UPDATE */
 
 struct an_ev_lost {			/* LOST_EVENTS, before the event at ts_ns */
 	unsigned long long count;	/* 0 when the trace does not say */
+	bool is_unplaced;		/* somewhere in the trace, not before ts_ns: the
+					 * buffer statistics count them, no page does
+					 * (trace.dat; given before the first event) */
 };
 
 /**

@@ -242,6 +242,8 @@ int an_reader_next(struct an_reader *r, struct an_event *ev, struct an_diag *d)
 		if (ev->type == AN_EV_LOST_EVENTS) {
 			r->info.nr_lost += ev->lost.count;
 			r->info.nr_lost_unknown += !ev->lost.count;
+			if (ev->lost.is_unplaced)
+				r->info.nr_lost_unplaced += ev->lost.count;
 		}
 	} else if (rc < 0 && an_error_is_recoverable(rc)) {
 		r->info.nr_errors++;

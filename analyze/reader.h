@@ -40,6 +40,8 @@ enum an_format {
  * @nr_errors: recoverable errors returned so far (bad lines, bad records)
  * @nr_lost: sum of the lost-event counts the trace reported
  * @nr_lost_unknown: lost-event reports without a count
+ * @nr_lost_unplaced: of @nr_lost, those no page places in time (trace.dat
+ *		      buffer statistics, struct an_ev_lost)
  */
 struct an_reader_info {
 	enum an_format format;
@@ -53,6 +55,7 @@ struct an_reader_info {
 	unsigned long long nr_errors;
 	unsigned long long nr_lost;
 	unsigned long long nr_lost_unknown;
+	unsigned long long nr_lost_unplaced;
 };
 
 /**

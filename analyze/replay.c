@@ -458,9 +458,10 @@ static void note_cpu(struct an_replay *r, int cpu)
 		r->max_cpu_seen = (unsigned int)cpu + 1;
 }
 
+static int replay_one(struct an_replay *r, const struct an_event *ev, struct an_diag *d);
+
 int an_replay_event(struct an_replay *r, const struct an_event *ev, struct an_diag *d)
 {
-	struct an_cpu *c;
 	int err;
 
 	if (!r->is_started) {
@@ -470,11 +471,33 @@ int an_replay_event(struct an_replay *r, const struct an_event *ev, struct an_di
 			an_platform_apply_marker(&r->plat, &ev->print.marker);
 			return 0;
 		}
+		/*
+		 * Losses of anywhere in the trace come before its first event,
+		 * maybe before the platform markers: they wait for the start.
+		 */
+		if (ev->type == AN_EV_LOST_EVENTS && ev->lost.is_unplaced) {
+			if (AN_VEC_GROW(r->unplaced, r->nr_unplaced + 1, r->alloc_unplaced))
+				return an_diag_fail(d, -ENOMEM, "out of memory");
+			r->unplaced[r->nr_unplaced++] = *ev;
+			return 0;
+		}
 		note_cpu(r, ev->cpu);
 		err = start(r, d);
+		for (size_t i = 0; !err && i < r->nr_unplaced; i++) {
+			r->unplaced[i].ts_ns = ev->ts_ns;
+			err = replay_one(r, &r->unplaced[i], d);
+		}
 		if (err)
 			return err;
 	}
+	return replay_one(r, ev, d);
+}
+
+static int replay_one(struct an_replay *r, const struct an_event *ev, struct an_diag *d)
+{
+	struct an_cpu *c;
+	int err;
+
 	r->ev = ev;
 	clear_step(r);
 	r->step.ts_ns = ev->ts_ns;
@@ -531,5 +554,6 @@ void an_replay_free(struct an_replay *r)
 	free(r->policy);
 	free(r->fq_in);
 	free(r->fq_pol);
+	free(r->unplaced);
 	free(r);
 }

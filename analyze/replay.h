@@ -324,6 +324,7 @@ enum an_integrity {
 	AN_INTEG_TIME,		/* "EV-TIME": timestamp before an earlier one of its CPU */
 	AN_INTEG_SWITCH,	/* "EV-SWITCH": switch from a task not running there */
 	AN_INTEG_ELSEWHERE,	/* "EV-TASK": a task shown on a CPU while queued on another */
+	AN_INTEG_UNPLACED,	/* "EV-LOST": lost somewhere in the trace (an_ev_lost) */
 };
 
 /**
@@ -590,6 +591,8 @@ struct an_replay {
 	char kernel_opt[AN_MARKER_STR_LEN];
 	char kernel_trace[AN_MARKER_STR_LEN];
 	unsigned int max_cpu_seen;	/* highest CPU id + 1 before the start */
+	struct an_event *unplaced;	/* unplaced LOST_EVENTS given before the start */
+	size_t nr_unplaced, alloc_unplaced;
 };
 
 /**

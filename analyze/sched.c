@@ -207,6 +207,14 @@ void an_sched_inspect(struct an_replay *r, const struct an_event *ev)
 	struct an_cpu *c = an_replay_cpu(r, ev->cpu);
 	uint64_t ts = ev->ts_ns;
 
+	if (ev->type == AN_EV_LOST_EVENTS && ev->lost.is_unplaced) {
+		/* anywhere in the trace: every judgement is UNDECIDED */
+		add_issue(r, AN_INTEG_UNPLACED, ev->cpu, -1, ts, ts, 0,
+			  (long long)ev->lost.count);
+		for (unsigned int i = 0; i < r->nr_cpus; i++)
+			r->cpu[i].undecided_until_ns = UINT64_MAX;
+		return;
+	}
 	if (ev->type == AN_EV_LOST_EVENTS) {
 		uint64_t start = c && c->is_seen ? c->last_ts_ns : ts;
 

@@ -114,7 +114,9 @@ struct an_tracedat {
 	struct fmt **fmts;		/* by event id, NULL until seen */
 	size_t alloc_fmts;
 	struct tep_record *current;	/* the record @ev points into */
-	struct tep_record *held;	/* a record whose LOST_EVENTS went first */
+	struct tep_record *held;	/* a record whose LOST_EVENTS go first */
+	bool is_held_lost;		/* its page's LOST_EVENTS are still to go */
+	size_t nr_unplaced_sent;	/* chk.unplaced given as LOST_EVENTS */
 	unsigned long long nr_records;
 	bool is_swap;			/* the file's byte order is not the host's */
 	bool has_common;		/* common_type and common_pid located */
@@ -816,6 +818,20 @@ static int check_forward(struct an_tracedat *t, const struct tep_record *rec, st
 	return 0;
 }
 
+/* A LOST_EVENTS event of @cpu before @rec (its timestamp, its position). */
+static void lost_event(const struct an_tracedat *t, struct an_event *ev,
+		       const struct tep_record *rec, int cpu, unsigned long long count)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = AN_EV_LOST_EVENTS;
+	ev->name = "lost_events";
+	ev->ts_ns = rec->ts;
+	ev->cpu = cpu;
+	ev->pid = -1;
+	ev->pos = t->nr_records;
+	ev->lost.count = count;
+}
+
 /**
  * an_tracedat_next() - decode the next record, all CPUs merged by timestamp
  * @t: reader
@@ -853,19 +869,23 @@ int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag 
 			}
 		}
 		t->nr_records++;
-		if (rec->missed_events) {
-			memset(ev, 0, sizeof(*ev));
-			ev->type = AN_EV_LOST_EVENTS;
-			ev->name = "lost_events";
-			ev->ts_ns = rec->ts;
-			ev->cpu = rec->cpu;
-			ev->pid = -1;
-			ev->pos = t->nr_records;
-			ev->lost.count = rec->missed_events > 0 ?
-				(unsigned long long)rec->missed_events : 0;
-			t->held = rec;
-			return 1;
-		}
+		t->is_held_lost = rec->missed_events != 0;
+	}
+	/* losses no page places first, stamped with the first record */
+	if (t->nr_unplaced_sent < t->chk.nr_unplaced) {
+		const struct an_datcheck_loss *l = &t->chk.unplaced[t->nr_unplaced_sent++];
+
+		lost_event(t, ev, rec, l->cpu, l->count);
+		ev->lost.is_unplaced = true;
+		t->held = rec;
+		return 1;
+	}
+	if (t->is_held_lost) {
+		t->is_held_lost = false;
+		lost_event(t, ev, rec, rec->cpu,
+			   rec->missed_events > 0 ? (unsigned long long)rec->missed_events : 0);
+		t->held = rec;
+		return 1;
 	}
 	t->current = rec;
 	if (!t->pages)

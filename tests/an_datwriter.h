@@ -11,6 +11,7 @@
 #ifndef UCVAL_TESTS_AN_DATWRITER_H
 #define UCVAL_TESTS_AN_DATWRITER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,23 +262,34 @@ static inline void dw_page_cpu1(struct dw *w)
 	page_add(w, &r, 500);
 }
 
-/* Write one page: header, records built by @fill, the lost count if any. */
-static inline void dw_page(struct dw *w, void (*fill)(struct dw *), uint64_t lost)
+/*
+ * Write one page: header, records built by @fill, @lost events lost before
+ * it: their count stored after the data, or only flagged when @is_unknown.
+ */
+static inline void dw_page_lost(struct dw *w, void (*fill)(struct dw *), uint64_t lost,
+				bool is_unknown)
 {
 	struct dw data = { 0 };
+	size_t stored = lost && !is_unknown ? 8 : 0;
 	uint64_t commit;
 
 	fill(&data);
 	commit = data.len;
 	if (lost)
-		commit |= DW_MISSED | DW_MISSED_STORED;
+		commit |= DW_MISSED | (stored ? DW_MISSED_STORED : 0);
 	dw_num(w, DW_BASE_TS, 8);
 	dw_num(w, commit, 8);
 	dw_put(w, data.p, data.len);
-	if (lost)
+	if (stored)
 		dw_num(w, lost, 8);
-	dw_zero(w, DW_PAGE - DW_PAGE_HDR - data.len - (lost ? 8 : 0));
+	dw_zero(w, DW_PAGE - DW_PAGE_HDR - data.len - stored);
 	free(data.p);
+}
+
+/* Write one page: header, records built by @fill, the lost count if any. */
+static inline void dw_page(struct dw *w, void (*fill)(struct dw *), uint64_t lost)
+{
+	dw_page_lost(w, fill, lost, false);
 }
 
 /*
@@ -322,14 +334,34 @@ static inline void dw_page_kinds(struct dw *w)
 }
 
 /**
- * dw_build_pages() - the synthetic trace.dat with another page for CPU 1
- * @w: output, w->p to be freed by the caller
+ * struct dw_spec - what varies in the synthetic trace.dat
  * @uname: UNAME option text, or NULL for none
  * @fill1: writes CPU 1's records (dw_page_cpu1 in dw_build())
  * @lost1: events lost before CPU 1's page, 0 for none
+ * @is_lost1_unknown: the page flags them without their count
+ * @cpustat: CPUSTAT option texts, NULL-terminated; NULL for none
  */
-static inline void dw_build_pages(struct dw *w, const char *uname, void (*fill1)(struct dw *),
-				  uint64_t lost1)
+struct dw_spec {
+	const char *uname;
+	void (*fill1)(struct dw *);
+	uint64_t lost1;
+	bool is_lost1_unknown;
+	const char *const *cpustat;
+};
+
+static inline void dw_option(struct dw *w, unsigned int id, const char *text)
+{
+	dw_num(w, id, 2);
+	dw_num(w, strlen(text) + 1, 4);
+	dw_str(w, text);
+}
+
+/**
+ * dw_build_spec() - the synthetic trace.dat as @spec says
+ * @w: output, w->p to be freed by the caller
+ * @spec: the variations
+ */
+static inline void dw_build_spec(struct dw *w, const struct dw_spec *spec)
 {
 	static const char *const sched[] = { dw_fmt_switch, dw_fmt_wakeup, dw_fmt_load, NULL };
 	static const char *const other[] = { dw_fmt_util_cfs, dw_fmt_sugov, dw_fmt_request,
@@ -368,11 +400,10 @@ static inline void dw_build_pages(struct dw *w, const char *uname, void (*fill1)
 	dw_blob(w, "42 rt-app\n43 worker\n", 8);	/* saved cmdlines */
 	dw_num(w, 2, 4);		/* CPUs */
 	dw_put(w, "options  ", 10);
-	if (uname) {
-		dw_num(w, 5, 2);	/* UNAME */
-		dw_num(w, strlen(uname) + 1, 4);
-		dw_str(w, uname);
-	}
+	if (spec->uname)
+		dw_option(w, 5, spec->uname);	/* UNAME */
+	for (size_t i = 0; spec->cpustat && spec->cpustat[i]; i++)
+		dw_option(w, 2, spec->cpustat[i]);	/* CPUSTAT */
 	dw_num(w, 0, 2);		/* end of options */
 	dw_put(w, "flyrecord", 10);
 	table = w->len;
@@ -380,7 +411,7 @@ static inline void dw_build_pages(struct dw *w, const char *uname, void (*fill1)
 	dw_zero(w, (DW_PAGE - w->len % DW_PAGE) % DW_PAGE);
 	data = w->len;
 	dw_page(w, dw_page_cpu0, 0);
-	dw_page(w, fill1, lost1);
+	dw_page_lost(w, spec->fill1, spec->lost1, spec->is_lost1_unknown);
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		uint64_t v[2] = { data + cpu * DW_PAGE, DW_PAGE };
 
@@ -388,6 +419,21 @@ static inline void dw_build_pages(struct dw *w, const char *uname, void (*fill1)
 			for (unsigned int i = 0; i < 8; i++)
 				w->p[table + cpu * 16 + k * 8 + i] = (unsigned char)(v[k] >> (8 * i));
 	}
+}
+
+/**
+ * dw_build_pages() - the synthetic trace.dat with another page for CPU 1
+ * @w: output, w->p to be freed by the caller
+ * @uname: UNAME option text, or NULL for none
+ * @fill1: writes CPU 1's records (dw_page_cpu1 in dw_build())
+ * @lost1: events lost before CPU 1's page, 0 for none
+ */
+static inline void dw_build_pages(struct dw *w, const char *uname, void (*fill1)(struct dw *),
+				  uint64_t lost1)
+{
+	const struct dw_spec spec = { .uname = uname, .fill1 = fill1, .lost1 = lost1 };
+
+	dw_build_spec(w, &spec);
 }
 
 /**

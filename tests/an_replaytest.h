@@ -35,13 +35,14 @@ static inline int an_test_sink(void *ctx, const struct an_window *w)
 }
 
 /*
- * Replay @text (an ftrace text trace) event by event through the model;
- * when @is_finish, finish at its latest timestamp and fill the reasons
- * (an_results_finish()). The caller frees the replay.
+ * Replay @nr_pre events @pre, then @text (an ftrace text trace) event by
+ * event through the model; when @is_finish, finish at the latest timestamp
+ * and fill the reasons (an_results_finish()). The caller frees the replay.
  */
-static inline struct an_replay *an_test_replay_text(const char *text,
-						    const struct an_replay_opts *opts,
-						    struct an_results *res, bool is_finish)
+static inline struct an_replay *an_test_replay_pre(const struct an_event *pre, size_t nr_pre,
+						   const char *text,
+						   const struct an_replay_opts *opts,
+						   struct an_results *res, bool is_finish)
 {
 	FILE *fp = fmemopen((void *)text, strlen(text), "r");
 	struct an_reader *rd;
@@ -54,6 +55,8 @@ static inline struct an_replay *an_test_replay_text(const char *text,
 	assert_non_null(fp);
 	assert_int_equal(an_reader_open_stream(fp, "row", &rd, &d), 0);
 	assert_int_equal(an_replay_new(opts, res, &r, &d), 0);
+	for (size_t i = 0; i < nr_pre; i++)
+		assert_int_equal(an_replay_event(r, &pre[i], &d), 0);
 	while ((err = an_reader_next(rd, &ev, &d)) == 1) {
 		assert_int_equal(an_replay_event(r, &ev, &d), 0);
 		last = ev.ts_ns > last ? ev.ts_ns : last;
@@ -71,6 +74,14 @@ static inline struct an_replay *an_test_replay_text(const char *text,
 	an_reader_close(rd);
 	fclose(fp);
 	return r;
+}
+
+/* an_test_replay_pre() without events before @text. */
+static inline struct an_replay *an_test_replay_text(const char *text,
+						    const struct an_replay_opts *opts,
+						    struct an_results *res, bool is_finish)
+{
+	return an_test_replay_pre(NULL, 0, text, opts, res, is_finish);
 }
 
 #endif /* UCVAL_TESTS_AN_REPLAYTEST_H */

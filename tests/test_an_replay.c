@@ -812,6 +812,79 @@ static void test_check_rows(void **state)
 	}
 }
 
+/* Timestamp of the event of @text that starts the model: not a setup marker. */
+static uint64_t start_ts(const char *text)
+{
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	struct an_reader *rd;
+	struct an_event ev;
+	struct an_diag d;
+	uint64_t ts = 0;
+
+	assert_non_null(fp);
+	assert_int_equal(an_reader_open_stream(fp, "row", &rd, &d), 0);
+	while (an_reader_next(rd, &ev, &d) == 1) {
+		enum an_marker_kind k = ev.print.marker.kind;
+
+		if (ev.type == AN_EV_UNKNOWN || (ev.type == AN_EV_PRINT &&
+		    (k == AN_MARKER_PLATFORM || k == AN_MARKER_CPU || k == AN_MARKER_SYSCTL)))
+			continue;
+		ts = ev.ts_ns;
+		break;
+	}
+	an_reader_close(rd);
+	fclose(fp);
+	return ts;
+}
+
+/*
+ * EV-LOST, losses no page places (trace.dat buffer statistics, struct
+ * an_ev_lost.is_unplaced): given before the platform marker, they wait for
+ * the model's start (the model stays the marker's); every rq_clamp row then
+ * judges nothing and fails nothing, and one EV-LOST window spans the trace.
+ */
+static void test_unplaced_loss(void **state)
+{
+	const struct an_event lost = {
+		.type = AN_EV_LOST_EVENTS, .name = "lost_events", .ts_ns = 900000000,
+		.cpu = 1, .pid = -1, .lost = { .count = 3, .is_unplaced = true },
+	};
+	unsigned int nr_judged = 0;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(check_rows); i++) {
+		struct an_test_windows c = { .nr = 0 }, ref = { .nr = 0 };
+		struct an_results res, res_ref;
+		struct an_replay *r, *r_ref;
+		const struct an_check_stats *s;
+		const struct an_window *w = NULL;
+
+		if (check_rows[i].check != AN_CHECK_RQ_CLAMP)
+			continue;
+		an_results_init(&res_ref, an_test_sink, &ref);
+		r_ref = an_test_replay_text(check_rows[i].text, NULL, &res_ref, true);
+		an_results_init(&res, an_test_sink, &c);
+		r = an_test_replay_pre(&lost, 1, check_rows[i].text, NULL, &res, true);
+		s = &res.stats[AN_CHECK_RQ_CLAMP];
+		nr_judged += res_ref.stats[AN_CHECK_RQ_CLAMP].n_checked > 0;
+		if (r->variant != r_ref->variant || s->n_checked || s->n_failed ||
+		    an_check_verdict(s) != AN_UNDECIDED)
+			fail_msg("%s: variant %d (%d without the loss), %s checked=%llu failed=%llu",
+				 check_rows[i].name, r->variant, r_ref->variant,
+				 an_verdict_name(an_check_verdict(s)),
+				 (unsigned long long)s->n_checked, (unsigned long long)s->n_failed);
+		for (unsigned int k = 0; k < c.nr; k++)
+			if (c.w[k].check == AN_CHECK_TRACE_INTEGRITY && c.w[k].observed == 3)
+				w = &c.w[k];
+		if (!w || !w->is_fail || strcmp(w->rule, "EV-LOST") || w->cpu != 1 ||
+		    w->ts_start_ns != start_ts(check_rows[i].text) || w->ts_end_ns != r->end_ns)
+			fail_msg("%s: no EV-LOST window of the trace's span", check_rows[i].name);
+		an_replay_free(r_ref);
+		an_replay_free(r);
+	}
+	assert_true(nr_judged >= 10);	/* the rows judge without the loss */
+}
+
 /* an_comm_set(): a name is kept once, cut at 15 bytes; "" and NULL keep it. */
 static const struct comm_case {
 	const char *before, *given, *after;
@@ -1232,6 +1305,7 @@ int main(void)
 		cmocka_unit_test(test_observer_skip),
 		cmocka_unit_test(test_observer_only),
 		cmocka_unit_test(test_check_rows),
+		cmocka_unit_test(test_unplaced_loss),
 		cmocka_unit_test(test_seed_group_refused),
 		cmocka_unit_test(test_comm_set),
 		cmocka_unit_test(test_comm_prefix),

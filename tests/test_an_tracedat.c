@@ -371,6 +371,102 @@ static unsigned long mapped_kb(ino_t ino, unsigned int *nr)
 	return kb;
 }
 
+/* A CPUSTAT text as trace-cmd and ucval collect write it. */
+#define ST(cpu, overrun, commit, dropped)					\
+	"\nCPU: " #cpu "\nentries: 0\noverrun: " #overrun "\ncommit overrun: " #commit \
+	"\nbytes: 4096\noldest event ts: 1.000000\nnow ts: 2.000000\n"		\
+	"dropped events: " #dropped "\nread events: 9\n"
+
+/*
+ * Losses no page places in time (datcheck.c find_unplaced()): what the top
+ * instance's buffer statistics count beyond the pages' stored counts, given
+ * as LOST_EVENTS (is_unplaced) before the first event, by both readers.
+ * CPU 1's page stores 42 lost events (or flags them without a count).
+ */
+static void test_dat_unplaced_losses(void **state)
+{
+	static const struct {
+		const char *name;
+		const char *cpustat[4];
+		bool is_unknown;	/* CPU 1's page flags its 42 without the count */
+		const char *want;	/* "cpu:count" of each unplaced loss */
+	} rows[] = {
+		{ "no statistics", { NULL }, false, "" },
+		{ "totals match the page", { ST(0, 0, 0, 0), ST(1, 42, 0, 0) }, false, "" },
+		{ "commit overruns no page has", { ST(0, 0, 0, 0), ST(1, 42, 3, 0) }, false,
+		  " 1:3" },
+		{ "dropped events (non-overwrite mode)", { ST(0, 0, 0, 5), ST(1, 42, 0, 0) },
+		  false, " 0:5" },
+		{ "overruns of two CPUs", { ST(0, 7, 0, 0), ST(1, 50, 0, 0) }, false,
+		  " 0:7 1:8" },
+		{ "a CPU without data", { ST(0, 0, 0, 0), ST(1, 42, 0, 0), ST(3, 9, 0, 0) },
+		  false, " 3:9" },
+		{ "the page's count unknown", { ST(0, 0, 0, 0), ST(1, 50, 0, 0) }, true, "" },
+		{ "pages report more than the totals", { ST(1, 10, 0, 0) }, false, "" },
+		{ "another instance's statistics", { ST(0, 0, 0, 0), "\nBuffer: other\n\n",
+						     ST(0, 99, 0, 0) }, false, "" },
+		{ "a CPU twice", { ST(1, 50, 0, 0), ST(1, 0, 0, 0) }, false, "" },
+		{ "no CPU line", { "\nentries: 0\noverrun: 9\n" }, false, "" },
+	};
+	static const enum an_dat_reader how[] = { AN_DAT_PAGES, AN_DAT_LIBTRACECMD };
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct dw_spec spec = {
+			.fill1 = dw_page_cpu1, .lost1 = 42, .is_lost1_unknown = rows[i].is_unknown,
+			.cpustat = rows[i].cpustat,
+		};
+		char path[512];
+		struct dw w;
+
+		dw_build_spec(&w, &spec);
+		tmp_path(path, sizeof(path), "unplaced");
+		write_file(path, w.p, w.len);
+		free(w.p);
+		for (size_t k = 0; k < ARRAY_SIZE(how); k++) {
+			unsigned long long sum = 0, first_ts = 0;
+			char got[128] = "";
+			bool is_first = true;
+			struct an_reader *r;
+			struct an_event ev;
+			struct an_diag d;
+			int rc;
+
+			an_reader_set_dat_reader(how[k]);
+			assert_int_equal(an_reader_open(path, &r, &d), 0);
+			while ((rc = an_reader_next(r, &ev, &d)) != 0) {
+				if (rc < 0)
+					continue;	/* the synthetic trace's bad record */
+				if (ev.type == AN_EV_LOST_EVENTS && ev.lost.is_unplaced) {
+					size_t len = strlen(got);
+
+					if (!is_first)
+						fail_msg("%s: an unplaced loss after an event",
+							 rows[i].name);
+					snprintf(got + len, sizeof(got) - len, " %d:%llu", ev.cpu,
+						 ev.lost.count);
+					sum += ev.lost.count;
+					first_ts = ev.ts_ns;
+					continue;
+				}
+				if (is_first && first_ts && ev.ts_ns != first_ts)
+					fail_msg("%s: stamped %llu, the first event %llu", rows[i].name,
+						 first_ts, (unsigned long long)ev.ts_ns);
+				is_first = false;
+			}
+			if (strcmp(got, rows[i].want))
+				fail_msg("%s (reader %zu): unplaced '%s', want '%s'", rows[i].name, k,
+					 got, rows[i].want);
+			assert_int_equal(an_reader_info(r)->nr_lost_unplaced, sum);
+			assert_int_equal(an_reader_info(r)->nr_lost,
+					 sum + (rows[i].is_unknown ? 0 : 42));
+			an_reader_close(r);
+		}
+		an_reader_set_dat_reader(AN_DAT_PAGES);
+		unlink(path);
+	}
+}
+
 /*
  * Memory does not follow the file. The default reader (datpages.c) reads
  * each CPU's pages in chunks of at most 1 MB into its own buffers: the file
@@ -1057,6 +1153,7 @@ int main(void)
 		cmocka_unit_test(test_dat_juno_as_v7),
 		cmocka_unit_test(test_dat_synthetic),
 		cmocka_unit_test(test_dat_memory),
+		cmocka_unit_test(test_dat_unplaced_losses),
 		cmocka_unit_test(test_dat_pages_match_library),
 		cmocka_unit_test(test_dat_event_kinds),
 		cmocka_unit_test(test_dat_bad_page_later),

@@ -289,6 +289,7 @@ static unsigned long long stat_lost(const char *path)
 
 struct counts {
 	unsigned long long switches, markers[MARKER_KINDS], lost, lost_unknown, events;
+	unsigned long long unplaced;		/* of lost, in no page (CPUSTAT) */
 	unsigned long long breaks[MAX_CPUS];	/* prev_pid != the last next_pid */
 	int last_next[MAX_CPUS];		/* -1: no switch yet */
 	struct an_marker setattr;		/* the last setattr marker */
@@ -334,6 +335,7 @@ static void reader_counts(const char *path, struct counts *c)
 	}
 	c->lost = an_reader_info(r)->nr_lost;
 	c->lost_unknown = an_reader_info(r)->nr_lost_unknown;
+	c->unplaced = an_reader_info(r)->nr_lost_unplaced;
 	an_reader_close(r);
 }
 
@@ -509,9 +511,9 @@ static void test_loss_is_stored(void **state)
 	 * kernel's totals.
 	 */
 	if (c.lost_unknown)
-		assert_true(c.lost < kernel_lost);
+		assert_true(c.lost - c.unplaced < kernel_lost);
 	else
-		assert_int_equal(c.lost, kernel_lost);
+		assert_int_equal(c.lost - c.unplaced, kernel_lost);
 	assert_int_equal(stat_lost(out), kernel_lost);
 	assert_true(report_count(out, "sched_switch:") > 0);
 	unlink(out);
@@ -545,14 +547,17 @@ static void test_tiny_buffer_reported(void **state)
 		fail_msg("no loss in 3 recordings with a 4 KiB buffer: %s", err);
 	assert_non_null(strstr(err, "try a larger -b"));
 	/*
-	 * The file keeps the kernel's totals in every case. Once in about 40
-	 * runs under ASan (make check, 2026-12-04) no page header carried the
-	 * loss although the totals did: printed, not failed, until understood.
+	 * The file keeps the kernel's totals, and the reader gives the analysis
+	 * all of them: what the pages carry, the rest as losses no page places
+	 * (about 1 run in 100, 2026-12-04: none of it in a page header).
 	 */
 	assert_true(stat_lost(out) > 0);
-	if (!c.lost && !c.lost_unknown)
-		printf("# note: the loss is in the file's totals (%llu) but in no page "
-		       "header: %s", stat_lost(out), err);
+	if (!c.lost_unknown)
+		assert_int_equal(c.lost, stat_lost(out));
+	else
+		assert_true(c.lost < stat_lost(out));
+	if (c.unplaced)
+		printf("# note: %llu of the loss in no page header: %s", c.unplaced, err);
 	assert_true(report_count(out, "sched_switch:") > 0);
 	printf("# ucval collect -b 4: %llu events kept, %llu lost in the file\n", c.events,
 	       c.lost);
