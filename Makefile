@@ -171,13 +171,14 @@ FUZZ_REPLAY_SRCS := $(MODEL_SRCS) $(filter analyze/%,$(LIB_SRCS)) reports/explai
 FUZZ_REPLAY_OBJS := $(FUZZ_REPLAY_SRCS:%.c=$(FUZZ_O)/obj/%.o)
 FUZZ_TARGETS  := text marker tracedat chunk platform replay
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)
-# Longest input per target: text seeds are cut to it, trace.dat seeds fit.
+# Longest input per target: text seeds are cut to the text length, trace.dat
+# seeds fit.
 FUZZ_MAX_LEN_text     := 16384
 FUZZ_MAX_LEN_marker   := 4096
 FUZZ_MAX_LEN_tracedat := 65536
 FUZZ_MAX_LEN_chunk    := 4096
 FUZZ_MAX_LEN_platform := 16384
-FUZZ_MAX_LEN_replay   := 16384
+FUZZ_MAX_LEN_replay   := 65536
 
 .PHONY: fuzz-build fuzz-seeds check-fuzz
 .SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_REPLAY_OBJS)
@@ -217,7 +218,7 @@ fuzz-seeds: $(FUZZ_O)/mkseed_dat
 	@cp tests/fuzz/seeds-replay/* $(FUZZ_O)/seeds/replay/
 	@for f in tests/fuzz/seeds-text/* traces/*.txt $(UCVAL_SHARED)/traces/*.txt; do \
 		case "$$f" in */LICENSE*) continue;; esac; \
-		[ -f "$$f" ] && { printf '\000'; head -c $$(($(FUZZ_MAX_LEN_replay) - 1)) "$$f"; } \
+		[ -f "$$f" ] && { printf '\000'; head -c $$(($(FUZZ_MAX_LEN_text) - 1)) "$$f"; } \
 			> $(FUZZ_O)/seeds/replay/$$(basename "$$f"); \
 	done; true
 	@for f in $(UCVAL_SHARED)/traces/*.platform.json; do \
@@ -227,6 +228,7 @@ fuzz-seeds: $(FUZZ_O)/mkseed_dat
 		[ -f "$$f" ] && head -c $(FUZZ_MAX_LEN_text) "$$f" > $(FUZZ_O)/seeds/text/$$(basename "$$f"); \
 	done; true
 	@$(FUZZ_O)/mkseed_dat $(FUZZ_O)/seeds/tracedat
+	@$(FUZZ_O)/mkseed_dat $(FUZZ_O)/seeds/replay --replay
 	@if command -v trace-cmd >/dev/null 2>&1; then \
 		for c in none zstd; do \
 			trace-cmd convert --file-version 7 --compression $$c \

@@ -1,20 +1,26 @@
 /*
  * tests/fuzz/fuzz_replay.c - libFuzzer target for the replay: the model and
  * every check (analyze/replay.c, sched.c, requests.c, check_*.c, model/)
- * on whatever events an ftrace text trace gives, in any order, with any
- * values. The first byte picks options (the model, v3 fidelity, a grace,
- * a CPU count); the rest is the trace, read by the text reader.
+ * on whatever events a trace gives, in any order, with any values. The
+ * first byte picks options (the model, v3 fidelity, a grace, a CPU count);
+ * the rest is the trace: a trace.dat when it starts with the magic
+ * (written to a memfd, opened by path as ucval does), else ftrace text.
  *
  * Besides the sanitizers: the replay fails only on a model configuration
  * that cannot be (a platform marker's, AN_E_VALUE with a reason); every
  * window it closes names a check, ends no earlier than it starts, and a FAIL
  * window cites a rule.
  */
+#define _GNU_SOURCE	/* memfd_create() */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "analyze/datcheck.h"
 #include "analyze/reader.h"
 #include "analyze/replay.h"
 #include "tests/fuzz/fuzz_quiet.h"
@@ -46,28 +52,44 @@ static void options(uint8_t b, struct an_replay_opts *o)
 	o->nr_cpus = (b >> 5) & 7;
 }
 
+/*
+ * A reader over @data: a trace.dat through a memfd (*@fd), else text
+ * through a memory stream (*@fp). False when the reader refuses it.
+ */
+static bool open_trace(const uint8_t *data, size_t size, int *fd, FILE **fp,
+		       struct an_reader **rd)
+{
+	struct an_diag d;
+	char path[64];
+
+	if (an_datcheck_is_magic(data, size)) {
+		*fd = memfd_create("fuzz.dat", MFD_CLOEXEC);
+		if (*fd < 0 || write(*fd, data, size) != (ssize_t)size)
+			return false;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", *fd);
+		return an_reader_open(path, rd, &d) == 0;
+	}
+	*fp = fmemopen((void *)data, size, "r");
+	return *fp && an_reader_open_stream(*fp, "fuzz.txt", rd, &d) == 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct an_replay_opts o;
 	struct an_replay *r;
-	struct an_reader *rd;
+	struct an_reader *rd = NULL;
 	struct an_results res;
 	struct an_event ev;
 	struct an_diag d;
 	uint64_t last = 0;
-	FILE *fp;
-	int rc, err = 0, n = 0;
+	FILE *fp = NULL;
+	int rc, err = 0, n = 0, fd = -1;
 
 	if (size < 2)
 		return 0;	/* options and at least one byte of trace */
 	options(data[0], &o);
-	fp = fmemopen((void *)(data + 1), size - 1, "r");
-	if (!fp)
-		return 0;
-	if (an_reader_open_stream(fp, "fuzz.txt", &rd, &d)) {
-		fclose(fp);
-		return 0;
-	}
+	if (!open_trace(data + 1, size - 1, &fd, &fp, &rd))
+		goto out_close;
 	an_results_init(&res, sink, NULL);
 	if (an_replay_new(&o, &res, &r, &d))
 		__builtin_trap();	/* no platform file: only memory can fail */
@@ -93,6 +115,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	an_replay_free(r);
 	an_reader_close(rd);
-	fclose(fp);
+out_close:
+	if (fp)
+		fclose(fp);
+	if (fd >= 0)
+		close(fd);
 	return 0;
 }

@@ -1,16 +1,20 @@
 /*
  * tests/fuzz/mkseed_dat.c - write the synthetic trace.dat of
- * tests/an_datwriter.h as fuzz seeds: with and without a UNAME option, and
- * with a page holding every kind of ring-buffer event (the page walk of
- * analyze/datpages.c).
- * Usage: mkseed_dat DIR
+ * tests/an_datwriter.h as fuzz seeds: with and without a UNAME option, with
+ * a page holding every kind of ring-buffer event (the page walk of
+ * analyze/datpages.c), and with buffer statistics that count more losses
+ * than the pages (datcheck.c: losses no page places).
+ * Usage: mkseed_dat DIR [--replay]
+ * --replay: each seed starts with an options byte (0) for fuzz_replay.
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tests/an_datwriter.h"
 
-static int write_seed(const char *dir, const char *name, const char *uname, bool is_kinds)
+static int write_seed(const char *dir, const char *name, const struct dw_spec *spec,
+		      bool is_replay)
 {
 	char path[4096];
 	struct dw w;
@@ -18,12 +22,9 @@ static int write_seed(const char *dir, const char *name, const char *uname, bool
 	int ok;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (is_kinds)
-		dw_build_pages(&w, uname, dw_page_kinds, 42);
-	else
-		dw_build(&w, uname);
+	dw_build_spec(&w, spec);
 	fp = fopen(path, "wb");
-	ok = fp && fwrite(w.p, 1, w.len, fp) == w.len;
+	ok = fp && (!is_replay || fputc(0, fp) == 0) && fwrite(w.p, 1, w.len, fp) == w.len;
 	if (fp && fclose(fp))
 		ok = 0;
 	free(w.p);
@@ -34,11 +35,30 @@ static int write_seed(const char *dir, const char *name, const char *uname, bool
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: mkseed_dat DIR\n");
+	static const char *const stats[] = {
+		"\nCPU: 0\nentries: 0\noverrun: 0\ncommit overrun: 0\ndropped events: 2\n",
+		"\nCPU: 1\nentries: 0\noverrun: 42\ncommit overrun: 5\ndropped events: 0\n",
+		NULL,
+	};
+	static const struct {
+		const char *name;
+		struct dw_spec spec;
+	} seeds[] = {
+		{ "synthetic-v6.dat", { .fill1 = dw_page_cpu1, .lost1 = 42 } },
+		{ "synthetic-v6-uname.dat", { .uname = "Linux a 5.10.0 #1 SMP aarch64",
+					      .fill1 = dw_page_cpu1, .lost1 = 42 } },
+		{ "synthetic-v6-event-kinds.dat", { .fill1 = dw_page_kinds, .lost1 = 42 } },
+		{ "synthetic-v6-cpustat.dat", { .fill1 = dw_page_cpu1, .lost1 = 42,
+						.cpustat = stats } },
+	};
+	bool is_replay = argc == 3 && !strcmp(argv[2], "--replay");
+	int err = 0;
+
+	if (argc != 2 && !is_replay) {
+		fprintf(stderr, "usage: mkseed_dat DIR [--replay]\n");
 		return 2;
 	}
-	return write_seed(argv[1], "synthetic-v6.dat", NULL, false) |
-	       write_seed(argv[1], "synthetic-v6-uname.dat", "Linux a 5.10.0 #1 SMP aarch64", false) |
-	       write_seed(argv[1], "synthetic-v6-event-kinds.dat", NULL, true);
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
+		err |= write_seed(argv[1], seeds[i].name, &seeds[i].spec, is_replay);
+	return err;
 }
