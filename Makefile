@@ -230,11 +230,11 @@ fuzz-seeds: $(FUZZ_O)/mkseed_dat
 	@$(FUZZ_O)/mkseed_dat $(FUZZ_O)/seeds/tracedat
 	@$(FUZZ_O)/mkseed_dat $(FUZZ_O)/seeds/replay --replay
 	@if command -v trace-cmd >/dev/null 2>&1; then \
-		for c in none zstd; do \
+		for c in none zstd; do for s in "" -cpustat; do \
 			trace-cmd convert --file-version 7 --compression $$c \
-				-i $(FUZZ_O)/seeds/tracedat/synthetic-v6.dat \
-				-o $(FUZZ_O)/seeds/tracedat/synthetic-v7-$$c.dat >/dev/null 2>&1 || true; \
-		done; \
+				-i $(FUZZ_O)/seeds/tracedat/synthetic-v6$$s.dat \
+				-o $(FUZZ_O)/seeds/tracedat/synthetic-v7-$$c$$s.dat >/dev/null 2>&1 || true; \
+		done; done; \
 		if [ -f $(UCVAL_SHARED)/traces/juno-r0-schedutil-sched_load.dat ]; then \
 			trace-cmd report -i $(UCVAL_SHARED)/traces/juno-r0-schedutil-sched_load.dat \
 				2>/dev/null | head -c $(FUZZ_MAX_LEN_text) > $(FUZZ_O)/seeds/text/juno-report.txt; \

@@ -736,6 +736,62 @@ static bool peek(struct dat *t, uint64_t off, void *buf, size_t n)
 }
 
 /*
+ * Where a page whose commit word is @commit stores its lost-event count:
+ * 0 when it lost none, -1 when it flags a loss without a count that fits.
+ */
+static int64_t lost_count_at(const struct dat *t, uint64_t commit)
+{
+	uint64_t at = 8 + t->commit_size + (commit & AN_DATCHECK_COMMIT_MASK);
+
+	if (!(commit & DAT_MISSED_EVENTS))
+		return 0;
+	if (!(commit & DAT_MISSED_STORED) || at + t->commit_size > t->page_size)
+		return -1;
+	return (int64_t)at;
+}
+
+static void add_lost(const struct dat *t, const unsigned char *count, uint64_t *sum)
+{
+	uint64_t n = an_datfile_num(&t->f, count, t->commit_size);
+
+	*sum = n > UINT64_MAX - *sum ? UINT64_MAX : *sum + n;
+}
+
+/* lost_in_pages() of a compressed CPU range, inflating chunk by chunk. */
+static bool lost_in_chunks(struct dat *t, const struct an_datcheck_range *c, uint64_t *sum)
+{
+	uint64_t end = c->off + c->size + 4, p = c->off + 4, count, zsize, len = 0;
+	struct an_diag *saved = t->f.d, quiet;
+	unsigned char hdr[DAT_COMPRESS_HDR], *chunk = NULL;
+	bool ok = peek(t, c->off, hdr, 4);
+
+	/* a chunk that does not inflate is the reader's to report */
+	an_diag_clear(&quiet);
+	t->f.d = &quiet;
+	count = ok ? an_datfile_num(&t->f, hdr, 4) : 0;
+	for (uint64_t i = 0; ok && i < count; i++) {
+		ok = end - p >= DAT_COMPRESS_HDR && peek(t, p, hdr, DAT_COMPRESS_HDR);
+		zsize = ok ? an_datfile_num(&t->f, hdr, 4) : 0;
+		ok = ok && zsize <= end - p - DAT_COMPRESS_HDR &&
+		     !an_datfile_load(&t->f, p, DAT_COMPRESS_HDR + zsize, true, &chunk, &len);
+		for (uint64_t q = 0; ok && q < len; q += t->page_size) {
+			int64_t at = len - q < 8 + t->commit_size ? -1 :
+				     lost_count_at(t, an_datfile_num(&t->f, chunk + q + 8,
+								     t->commit_size));
+
+			ok = at >= 0 && (uint64_t)at + t->commit_size <= len - q;
+			if (ok && at)
+				add_lost(t, chunk + q + at, sum);
+		}
+		free(chunk);
+		chunk = NULL;
+		p += DAT_COMPRESS_HDR + zsize;
+	}
+	t->f.d = saved;
+	return ok;
+}
+
+/*
  * The lost events @c's pages report (the count a page stores after its
  * data), into *@sum. False when one reports a loss without its count, or
  * cannot be read: the pages' total is then unknown. A bad page is left to
@@ -746,20 +802,18 @@ static bool lost_in_pages(struct dat *t, const struct an_datcheck_range *c, uint
 	unsigned char buf[DAT_PAGE_HDR];
 
 	*sum = 0;
+	if (c->is_compressed)
+		return lost_in_chunks(t, c, sum);
 	for (uint64_t p = c->off; p - c->off < c->size; p += t->page_size) {
-		uint64_t commit, at, n;
+		int64_t at;
 
 		if (!peek(t, p, buf, 8 + t->commit_size))
 			return false;
-		commit = an_datfile_num(&t->f, buf + 8, t->commit_size);
-		if (!(commit & DAT_MISSED_EVENTS))
-			continue;
-		at = 8 + t->commit_size + (commit & AN_DATCHECK_COMMIT_MASK);
-		if (!(commit & DAT_MISSED_STORED) || at + t->commit_size > t->page_size ||
-		    !peek(t, p + at, buf, t->commit_size))
+		at = lost_count_at(t, an_datfile_num(&t->f, buf + 8, t->commit_size));
+		if (at < 0 || (at && !peek(t, p + (uint64_t)at, buf, t->commit_size)))
 			return false;
-		n = an_datfile_num(&t->f, buf, t->commit_size);
-		*sum = n > UINT64_MAX - *sum ? UINT64_MAX : *sum + n;
+		if (at)
+			add_lost(t, buf, sum);
 	}
 	return true;
 }
@@ -767,7 +821,8 @@ static bool lost_in_pages(struct dat *t, const struct an_datcheck_range *c, uint
 /*
  * Losses no page places in time: what the top instance's CPUSTAT options
  * count beyond what the CPU's pages report. Only when every page's count
- * is known and the data is plain (compressed chunks are not inflated here).
+ * is known. Runs only for a CPU whose statistics count a loss: it reads
+ * every page header of that CPU again (inflates compressed chunks again).
  */
 static int find_unplaced(struct dat *t)
 {
@@ -786,8 +841,7 @@ static int find_unplaced(struct dat *t)
 		for (size_t k = 0; k < o->nr_ranges && is_known; k++) {
 			if (o->ranges[k].cpu != s->cpu)
 				continue;
-			is_known = !o->ranges[k].is_compressed &&
-				   lost_in_pages(t, &o->ranges[k], &sum);
+			is_known = lost_in_pages(t, &o->ranges[k], &sum);
 			in_pages = sum > UINT64_MAX - in_pages ? UINT64_MAX : in_pages + sum;
 		}
 		if (!is_known || in_pages >= s->lost)
