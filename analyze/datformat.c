@@ -138,18 +138,66 @@ static bool divisor_ok(const char *p, const char *end)
 		return false;
 	if ((size_t)(end - p) >= 5 && !memcmp(p, "REC->", 5))
 		return true;
+	if ((size_t)(end - p) >= 6 && !memcmp(p, "sizeof", 6))
+		return true;	/* never 0; the ones that crash: sizeof_crashes() */
 	if (*p == '0')
 		return p + 1 < end && (p[1] == 'x' || p[1] == 'X' || (p[1] >= '0' && p[1] <= '9'));
 	return !is_ident(*p) || (*p >= '1' && *p <= '9');
 }
 
+/* The identifier at @p (blanks first skipped), its length in *@n; @p moves past it. */
+static const char *next_word(const char **p, const char *end, size_t *n)
+{
+	const char *w;
+
+	while (*p < end && (**p == ' ' || **p == '\t'))
+		(*p)++;
+	for (w = *p; *p < end && is_ident(**p); (*p)++)
+		;
+	*n = (size_t)(*p - w);
+	return w;
+}
+
+static bool is_word(const char *w, size_t n, const char *s)
+{
+	return n == strlen(s) && !memcmp(w, s, n);
+}
+
+/*
+ * libtraceevent 1.7.1 (Debian 12) frees, then reads and frees again, the
+ * token after "sizeof(int", "sizeof(unsigned int", "sizeof(long long" and
+ * "sizeof(REC" (process_sizeof(); fixed upstream in 1.7.2): a double free
+ * while it parses the format. Linux 6.18's dma events print
+ * "len / sizeof(unsigned int)". @p is just after "sizeof".
+ */
+static bool sizeof_crashes(const char *p, const char *end)
+{
+	const char *w;
+	size_t n;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end || *p++ != '(')
+		return false;
+	w = next_word(&p, end, &n);
+	if (is_word(w, n, "unsigned"))
+		w = next_word(&p, end, &n);
+	if (is_word(w, n, "int") || is_word(w, n, "REC"))
+		return true;
+	if (!is_word(w, n, "long"))
+		return false;
+	w = next_word(&p, end, &n);
+	return is_word(w, n, "long");
+}
+
 /*
  * The print format is C: outside its string and character literals only
  * these characters appear. libtraceevent's expression parser crashes on
- * some others ('$').
+ * some others ('$'), and on some sizeof() (sizeof_crashes()).
  */
 static bool print_fmt_chars_ok(const char *p, const char *end)
 {
+	const char *start = p;
 	static const char ops[] = "(),.[]{}&|^~!?:;+-*/%<>=";
 	char quote = 0;
 
@@ -162,6 +210,9 @@ static bool print_fmt_chars_ok(const char *p, const char *end)
 		} else if (*p == '"' || *p == '\'') {
 			quote = *p;
 		} else if ((*p == '/' || *p == '%') && !divisor_ok(p + 1, end)) {
+			return false;
+		} else if ((size_t)(end - p) >= 6 && !memcmp(p, "sizeof", 6) &&
+			   (p == start || !is_ident(p[-1])) && sizeof_crashes(p + 6, end)) {
 			return false;
 		} else if (!is_ident(*p) && *p != ' ' && *p != '\t' && *p != '\n' &&
 			   !memchr(ops, *p, sizeof(ops) - 1)) {

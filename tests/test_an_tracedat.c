@@ -21,6 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <event-parse.h>
+
 #include "analyze/datformat.h"
 #include "analyze/reader.h"
 #include "tests/an_datwriter.h"
@@ -1077,6 +1079,61 @@ static void test_dat_printk_lines(void **state)
 }
 
 /*
+ * sizeof() in print formats (datformat.c sizeof_crashes()): libtraceevent
+ * 1.7.1 double-frees a token after some of them. Those are refused; every
+ * format accepted is parsed here by libtraceevent, so the sanitizer build of
+ * this test fails if one of them is not safe.
+ */
+static void test_dat_format_sizeof(void **state)
+{
+	static const struct { const char *arg; bool ok; } rows[] = {
+		{ "__get_dynamic_array_len(arr) / sizeof(u64)", true },	/* Linux 6.18 dma */
+		{ "__get_dynamic_array_len(arr) / sizeof(unsigned int)", false },	/* ditto */
+		{ "REC->n / sizeof(unsigned long)", true },
+		{ "REC->n / sizeof(long)", true },
+		{ "REC->n / sizeof(bogus_t)", true },
+		{ "REC->n / sizeof(struct foo)", true },
+		{ "8 / sizeof()", true },
+		{ "8 / sizeof(", true },
+		{ "REC->n * sizeof(int)", false },
+		{ "REC->n * sizeof ( int )", false },
+		{ "REC->n / sizeof(long long)", false },
+		{ "REC->n / sizeof(unsigned long long)", false },
+		{ "8 / sizeof(REC->n)", false },
+		{ "sizeof(unsigned int)", false },
+		{ "my_sizeof(int)", true },		/* another word */
+		{ "\"sizeof(int)\"", true },		/* a string */
+		{ "8 / bogus", false },			/* the older rule still holds */
+	};
+	static const char *const tmpl =
+		"name: ev\nID: 100\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:__data_loc u64[] arr;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:int n;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+		"print fmt: \"%%d %%d\", %s, REC->n\n";
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		char text[1024];
+		int len = snprintf(text, sizeof(text), tmpl, rows[i].arg);
+		bool ok = an_datformat_ok(text, (size_t)len);
+
+		if (ok != rows[i].ok)
+			fail_msg("'%s': %s, want %s", rows[i].arg, ok ? "accepted" : "refused",
+				 rows[i].ok ? "accepted" : "refused");
+		if (ok) {
+			struct tep_handle *tep = tep_alloc();
+			struct tep_event *ev = NULL;
+
+			assert_non_null(tep);
+			tep_parse_format(tep, &ev, text, (unsigned long)len, "sys");
+			tep_free(tep);
+		}
+	}
+}
+
+/*
  * Inputs the fuzzer found (tests/fuzz/regressions/), one row each: the fix
  * and what the reader must now answer.
  */
@@ -1193,6 +1250,7 @@ int main(void)
 		cmocka_unit_test(test_dat_long_record),
 		cmocka_unit_test(test_dat_bad_records),
 		cmocka_unit_test(test_dat_printk_lines),
+		cmocka_unit_test(test_dat_format_sizeof),
 		cmocka_unit_test(test_dat_fuzz_regressions),
 	};
 
