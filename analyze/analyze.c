@@ -542,6 +542,10 @@ int an_analyze_path(const char *path, const struct an_analyze_opts *opts,
 	if (r->is_started && any_freq_check(r))
 		an_replay_note(r, "irq, DL and RT utilization taken as 0 where the trace "
 			       "does not show them");
+	if (r->is_started && info->nr_formats_blanked)
+		an_replay_note(r, "%u event print formats ignored (first: %s): libtraceevent "
+			       "cannot parse them safely; ucval reads only the fields",
+			       info->nr_formats_blanked, info->format_blanked);
 	err = an_replay_finish(r, sum->t_end_ns);
 	if (err)
 		an_diag_fail(d, err, "storing the results failed");

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -61,6 +62,11 @@ struct dat {
 	size_t nr_stats, alloc_stats;
 	bool is_stats_done;	/* a "Buffer:" CPUSTAT: the next ones are an instance's */
 	bool is_stats_bad;	/* one without its CPU, or a CPU twice: not used */
+	size_t alloc_edits;
+	uint64_t ptr_off;	/* v7: file offset of the section offset being followed,
+				 * UINT64_MAX when its options section is compressed */
+	bool is_mem_blanked;	/* a format of the section in memory was emptied */
+	bool is_opts_plain;	/* v7: the options section being walked is not compressed */
 };
 
 /* What a CPUSTAT option says the kernel lost on one CPU. */
@@ -178,6 +184,48 @@ static const struct text_kind printk_formats = {
 	"printk formats with a line libtraceevent cannot parse",
 };
 
+static int add_edit(struct dat *t, uint64_t off, const void *bytes, uint64_t len,
+		    bool is_append)
+{
+	struct an_datcheck *o = t->out;
+	unsigned char *copy = an_malloc(len ? (size_t)len : 1);
+
+	if (!copy || AN_VEC_GROW(o->edits, o->nr_edits + 1, t->alloc_edits)) {
+		free(copy);
+		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+	}
+	memcpy(copy, bytes, (size_t)len);
+	o->edits[o->nr_edits++] = (struct an_datcheck_edit){ off, len, copy, is_append };
+	return 0;
+}
+
+/*
+ * An event format @text (@n bytes at @pos: in the file, or in the section
+ * in memory) libtraceevent cannot parse safely: when only its print format
+ * is at fault, libtracecmd reads it emptied (an_datformat_blank_print()),
+ * in place in the section in memory (check_section_ref() appends that
+ * section to the copy) or as an edit of the file.
+ */
+static int blank_format(struct dat *t, char *text, uint64_t n, uint64_t pos, uint64_t at)
+{
+	struct an_datcheck *o = t->out;
+	const char *name = text;
+
+	if (!an_datformat_blank_print(text, (size_t)n))
+		return corrupt(t, at, event_format.malformed);
+	if (!o->nr_blanked++ && !strncmp(name, "name: ", 6)) {
+		size_t len = strcspn(name + 6, "\n");
+
+		snprintf(o->blanked, sizeof(o->blanked), "%.*s", (int)len, name + 6);
+	}
+	if (!t->f.cur.mem)
+		return add_edit(t, pos, text, n, false);
+	/* the section's bytes, inflated by check_section_ref(), are its own */
+	memcpy((unsigned char *)t->f.cur.mem + pos, text, (size_t)n);
+	t->is_mem_blanked = true;
+	return 0;
+}
+
 /*
  * A size, then a text of kind @k, checked before libtracecmd hands it to
  * libtraceevent. An error names the text's file offset, or its section's
@@ -185,7 +233,7 @@ static const struct text_kind printk_formats = {
  */
 static int walk_text(struct dat *t, const struct text_kind *k)
 {
-	uint64_t n, at;
+	uint64_t n, at, pos;
 	char *text;
 	int err = an_datfile_rd_num(&t->f, k->size_bytes, &n, k->truncated_size);
 
@@ -197,9 +245,11 @@ static int walk_text(struct dat *t, const struct text_kind *k)
 	text = an_malloc(n ? (size_t)n : 1);
 	if (!text)
 		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+	pos = t->f.cur.off;
 	err = an_datfile_rd(&t->f, text, (size_t)n, k->truncated);
 	if (!err && !k->is_ok(text, (size_t)n))
-		err = corrupt(t, at, k->malformed);
+		err = k == &event_format ? blank_format(t, text, n, pos, at) :
+		      corrupt(t, at, k->malformed);
 	free(text);
 	return err;
 }
@@ -307,6 +357,36 @@ static int check_buffer(struct dat *t, struct mem *m, uint64_t opt_off, int id)
  * A v7 option pointing at a metadata section: the section must fit the
  * file, and its content (uncompressed in memory if need be) must fit it.
  */
+/*
+ * The inflated section @data (@len bytes; its header @hdr was at @off) with
+ * an emptied format: appended to the copy uncompressed, the option that
+ * pointed at @off pointing at it. That option must be in an options section
+ * stored plain: libtracecmd finds the sections there.
+ */
+static int append_section(struct dat *t, const unsigned char *hdr, const unsigned char *data,
+			  uint64_t len, uint64_t off)
+{
+	unsigned char *sec;
+	int err;
+
+	if (t->ptr_off == UINT64_MAX)
+		return an_diag_fail(t->f.d, AN_E_FORMAT, "offset %llu: event format '%s' has "
+				    "a print format libtraceevent cannot parse safely, in a "
+				    "section ucval cannot rewrite",
+				    (unsigned long long)off, t->out->blanked);
+	sec = an_malloc((size_t)len + DAT_SECTION_HDR);
+	if (!sec)
+		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+	memcpy(sec, hdr, 8);				/* id, flags, string offset */
+	sec[2] = sec[3] = 0;				/* not compressed */
+	for (unsigned int i = 0; i < 8; i++)		/* size */
+		sec[8 + (t->f.is_big ? 7 - i : i)] = (unsigned char)(len >> (8 * i));
+	memcpy(sec + DAT_SECTION_HDR, data, (size_t)len);
+	err = add_edit(t, t->ptr_off, sec, len + DAT_SECTION_HDR, true);
+	free(sec);
+	return err;
+}
+
 static int check_section_ref(struct dat *t, struct mem *m, unsigned int id)
 {
 	struct an_datfile_cursor saved = t->f.cur;
@@ -347,6 +427,9 @@ static int check_section_ref(struct dat *t, struct mem *m, unsigned int id)
 	default:		err = walk_blob(t, 8, "truncated saved cmdlines"); break;
 	}
 	t->f.cur = saved;
+	if (!err && t->is_mem_blanked)
+		err = append_section(t, hdr, data, len, off);
+	t->is_mem_blanked = false;
 	free(data);
 	return err;
 }
@@ -452,8 +535,11 @@ static int check_option(struct dat *t, unsigned int id, const unsigned char *dat
 		t->out->has_ts_adjust = true;
 		return 0;	/* size-checked by the library */
 	default:
-		if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES && t->out->version >= 7)
+		if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES && t->out->version >= 7) {
+			/* the offset's bytes follow the option's id and size */
+			t->ptr_off = t->is_opts_plain ? opt_off + 6 : UINT64_MAX;
 			return check_section_ref(t, &m, id);
+		}
 		return 0;	/* TRACEID, unknown: size-checked by the library */
 	}
 }
@@ -625,6 +711,7 @@ static int walk_v7(struct dat *t)
 					      &data, &len);
 		if (err)
 			return err;
+		t->is_opts_plain = !(an_datfile_num(&t->f, hdr + 2, 2) & DAT_SEC_COMPRESSED);
 		next = 0;
 		m = (struct mem){ data, (size_t)len, 0 };
 		for (;;) {
@@ -954,6 +1041,102 @@ out_close:
 	return err;
 }
 
+/* Copy [@off, @off + @len) of @src to the same place in @dst. */
+static int copy_range(int src, int dst, uint64_t off, uint64_t len)
+{
+	char buf[4096];
+
+	while (len) {
+		loff_t in = (loff_t)off, out = (loff_t)off;
+		ssize_t n = copy_file_range(src, &in, dst, &out, (size_t)len, 0);
+
+		if (n <= 0) {	/* not across these filesystems: by hand */
+			n = pread(src, buf, len < sizeof(buf) ? (size_t)len : sizeof(buf),
+				  (off_t)off);
+			if (n <= 0 || pwrite(dst, buf, (size_t)n, (off_t)off) != n)
+				return n < 0 ? -errno : -EIO;
+		}
+		off += (uint64_t)n;
+		len -= (uint64_t)n;
+	}
+	return 0;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct an_datcheck_range *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Everything of @src outside @chk's CPU data (all of it when @with_data). */
+static int copy_meta(int src, int dst, const struct an_datcheck *chk, bool with_data)
+{
+	struct an_datcheck_range *r;
+	uint64_t at = 0;
+	int err = 0;
+
+	if (with_data || !chk->nr_ranges)
+		return copy_range(src, dst, 0, chk->file_size);
+	r = an_malloc(chk->nr_ranges * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	memcpy(r, chk->ranges, chk->nr_ranges * sizeof(*r));
+	qsort(r, chk->nr_ranges, sizeof(*r), cmp_range);
+	for (size_t i = 0; !err && i <= chk->nr_ranges; i++) {
+		uint64_t end = i < chk->nr_ranges ? r[i].off : chk->file_size;
+
+		if (end > at)
+			err = copy_range(src, dst, at, end - at);
+		if (i < chk->nr_ranges && r[i].off + r[i].size > at)
+			at = r[i].off + r[i].size;
+	}
+	free(r);
+	return err;
+}
+
+int an_datcheck_copy(const char *path, const struct an_datcheck *chk, bool with_data, int *fd,
+		     struct an_diag *d)
+{
+	int src = open(path, O_RDONLY | O_CLOEXEC), dst = -1, err = 0;
+	uint64_t end = chk->file_size;
+
+	*fd = -1;
+	if (src < 0)
+		return an_diag_fail(d, -errno, "%s", strerror(errno));
+	dst = memfd_create("ucval-trace.dat", MFD_CLOEXEC);
+	if (dst < 0 || ftruncate(dst, (off_t)chk->file_size) < 0)
+		err = -errno;
+	if (!err)
+		err = copy_meta(src, dst, chk, with_data);
+	for (size_t i = 0; !err && i < chk->nr_edits; i++) {
+		const struct an_datcheck_edit *e = &chk->edits[i];
+		unsigned char ptr[8];
+		uint64_t at = e->is_append ? end : e->off;
+
+		if (pwrite(dst, e->bytes, (size_t)e->len, (off_t)at) != (ssize_t)e->len) {
+			err = -EIO;
+			break;
+		}
+		if (!e->is_append)
+			continue;
+		for (unsigned int k = 0; k < 8; k++)
+			ptr[chk->is_big_endian ? 7 - k : k] = (unsigned char)(at >> (8 * k));
+		if (pwrite(dst, ptr, sizeof(ptr), (off_t)e->off) != (ssize_t)sizeof(ptr))
+			err = -EIO;
+		end += e->len;
+	}
+	close(src);
+	if (err) {
+		if (dst >= 0)
+			close(dst);
+		return an_diag_fail(d, err, "cannot make the copy libtracecmd reads: %s",
+				    strerror(-err));
+	}
+	*fd = dst;
+	return 0;
+}
+
 /**
  * an_datcheck_free() - free what an_datcheck_run() allocated in @chk
  * @chk: its result
@@ -966,4 +1149,9 @@ void an_datcheck_free(struct an_datcheck *chk)
 	free(chk->unplaced);
 	chk->unplaced = NULL;
 	chk->nr_unplaced = 0;
+	for (size_t i = 0; i < chk->nr_edits; i++)
+		free(chk->edits[i].bytes);
+	free(chk->edits);
+	chk->edits = NULL;
+	chk->nr_edits = 0;
 }

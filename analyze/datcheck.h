@@ -44,6 +44,22 @@ struct an_datcheck_loss {
 };
 
 /**
+ * struct an_datcheck_edit - a change libtracecmd must read in a copy of the
+ * file (an_datcheck_copy())
+ * @off: file offset of the bytes @bytes replace, or (@is_append) of the
+ *	 8-byte section offset to point at @bytes, appended to the file
+ * @len: bytes in @bytes
+ * @bytes: the new bytes
+ * @is_append: see @off
+ */
+struct an_datcheck_edit {
+	uint64_t off;
+	uint64_t len;
+	unsigned char *bytes;
+	bool is_append;
+};
+
+/**
  * struct an_datcheck - what the header walk learnt
  * @version: file version, 6 or 7
  * @is_big_endian: file byte order
@@ -61,6 +77,12 @@ struct an_datcheck_loss {
  * @unplaced: losses no page places (the kernel counted them in commit
  *	      overruns, dropped events, or in no page read); NULL when none
  * @nr_unplaced: their number
+ * @edits: event formats whose print format libtraceevent cannot parse
+ *	   safely, emptied (an_datformat_blank_print()) in a copy of the file
+ *	   libtracecmd reads instead (an_datcheck_copy()); NULL when none
+ * @nr_edits: their number
+ * @nr_blanked: event formats emptied
+ * @blanked: the first one's name
  */
 struct an_datcheck {
 	int version;
@@ -77,6 +99,10 @@ struct an_datcheck {
 	size_t nr_ranges;
 	struct an_datcheck_loss *unplaced;
 	size_t nr_unplaced;
+	struct an_datcheck_edit *edits;
+	size_t nr_edits;
+	unsigned int nr_blanked;
+	char blanked[64];
 };
 
 /**
@@ -105,6 +131,21 @@ bool an_datcheck_is_magic(const void *buf, size_t len);
  */
 int an_datcheck_run(const char *path, bool want_pages, struct an_datcheck *out,
 		    struct an_diag *d);
+
+/**
+ * an_datcheck_copy() - a copy of trace.dat @path with @chk's edits, for
+ * libtracecmd to read instead (an anonymous memory file)
+ * @path: the file an_datcheck_run() checked
+ * @chk: its result, with edits
+ * @with_data: copy the CPU data too (else the copy has holes there: for a
+ *	       reader of the headers only)
+ * @fd: the copy, to close() by the caller; read it as /proc/self/fd/N
+ * @d: diagnostic on failure
+ *
+ * Return: 0 or a negative errno.
+ */
+int an_datcheck_copy(const char *path, const struct an_datcheck *chk, bool with_data, int *fd,
+		     struct an_diag *d);
 
 /**
  * an_datcheck_free() - free what an_datcheck_run() allocated in @chk

@@ -302,3 +302,32 @@ bool an_datformat_printk_ok(const char *text, size_t len)
 	}
 	return true;
 }
+
+/**
+ * an_datformat_blank_print() - empty an event format's print format, in place
+ * @text: the format (not NUL-terminated)
+ * @len: its length, kept
+ *
+ * What follows "print fmt:" becomes ' ""' and blanks, the last newline
+ * kept: the name, id and fields, which ucval reads, stay as they were, and
+ * libtraceevent parses an empty print format. Only what libtraceevent would
+ * print changes.
+ *
+ * Return: true when the format then passes an_datformat_ok().
+ */
+bool an_datformat_blank_print(char *text, size_t len)
+{
+	char *fmt = memmem(text, len, "print fmt:", 10), *end = text + len;
+	bool has_newline = len && end[-1] == '\n';
+	char *p;
+
+	if (!fmt || end - (fmt + 10) < 3 + has_newline)
+		return false;
+	p = fmt + 10;
+	memset(p, ' ', (size_t)(end - p));
+	p[1] = '"';
+	p[2] = '"';
+	if (has_newline)
+		end[-1] = '\n';
+	return an_datformat_ok(text, len);
+}

@@ -39,4 +39,10 @@ bool an_datformat_ok(const char *text, size_t len);
  */
 bool an_datformat_printk_ok(const char *text, size_t len);
 
+/*
+ * Empty the print format of event format @text (@len bytes kept), in place:
+ * true when the result passes an_datformat_ok() (see datformat.c).
+ */
+bool an_datformat_blank_print(char *text, size_t len);
+
 #endif /* UCVAL_ANALYZE_DATFORMAT_H */

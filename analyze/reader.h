@@ -42,6 +42,9 @@ enum an_format {
  * @nr_lost_unknown: lost-event reports without a count
  * @nr_lost_unplaced: of @nr_lost, those no page places in time (trace.dat
  *		      buffer statistics, struct an_ev_lost)
+ * @nr_formats_blanked: trace.dat event formats whose print format was
+ *			emptied for libtraceevent (struct an_datcheck)
+ * @format_blanked: the first one's name, "" when none
  */
 struct an_reader_info {
 	enum an_format format;
@@ -56,6 +59,8 @@ struct an_reader_info {
 	unsigned long long nr_lost;
 	unsigned long long nr_lost_unknown;
 	unsigned long long nr_lost_unplaced;
+	unsigned int nr_formats_blanked;
+	char format_blanked[64];
 };
 
 /**

@@ -118,6 +118,7 @@ struct an_tracedat {
 	bool is_held_lost;		/* its page's LOST_EVENTS are still to go */
 	size_t nr_unplaced_sent;	/* chk.unplaced given as LOST_EVENTS */
 	unsigned long long nr_records;
+	int copy_fd;			/* the copy libtracecmd reads, or -1 (datcheck.h) */
 	bool is_swap;			/* the file's byte order is not the host's */
 	bool has_common;		/* common_type and common_pid located */
 	unsigned int type_off, type_size, pid_off, pid_size;
@@ -144,20 +145,32 @@ int an_tracedat_open(const char *path, struct an_reader_info *info,
 		     struct an_tracedat **out, struct an_diag *d)
 {
 	struct an_tracedat *t;
+	char copy_path[64];
+	const char *lib_path;
 	int err;
 
 	t = an_calloc(1, sizeof(*t));
 	if (!t)
 		return an_diag_fail(d, -ENOMEM, "out of memory");
+	t->copy_fd = -1;
 	err = an_datcheck_run(path, dat_reader != AN_DAT_LIBTRACECMD, &t->chk, d);
 	if (err)
 		goto fail;
+	lib_path = path;
+	if (t->chk.nr_edits) {
+		/* formats libtraceevent cannot parse: it reads a copy with them emptied */
+		err = an_datcheck_copy(path, &t->chk, !t->chk.use_pages, &t->copy_fd, d);
+		if (err)
+			goto fail;
+		snprintf(copy_path, sizeof(copy_path), "/proc/self/fd/%d", t->copy_fd);
+		lib_path = copy_path;
+	}
 	errno = 0;
 	/* datpages.c reads the CPU data: the library needs only the headers */
 	if (t->chk.use_pages)
-		t->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		t->handle = tracecmd_open_head(lib_path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	else
-		t->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		t->handle = tracecmd_open(lib_path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!t->handle) {
 		err = an_diag_fail(d, AN_E_LIBRARY, "libtracecmd cannot read it%s%s",
 				   errno ? ": " : "", errno ? strerror(errno) : "");
@@ -185,6 +198,8 @@ int an_tracedat_open(const char *path, struct an_reader_info *info,
 	snprintf(info->compression, sizeof(info->compression), "%s", t->chk.compression);
 	snprintf(info->kernel_release, sizeof(info->kernel_release), "%s",
 		 t->chk.kernel_release);
+	info->nr_formats_blanked = t->chk.nr_blanked;
+	snprintf(info->format_blanked, sizeof(info->format_blanked), "%s", t->chk.blanked);
 	info->nr_cpus = tep_get_cpus(t->tep);
 	if (info->nr_cpus <= 0)
 		info->nr_cpus = t->chk.nr_cpus;
@@ -297,6 +312,8 @@ void an_tracedat_close(struct an_tracedat *t)
 	an_datpages_close(t->pages);
 	if (t->handle)
 		tracecmd_close(t->handle);
+	if (t->copy_fd >= 0)
+		close(t->copy_fd);
 	unmap_left(t);
 	free(t->map);
 	free(t->next_off);

@@ -169,6 +169,17 @@ static const char dw_fmt_foo[] =
 	"\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"x=%d\", REC->x\n";
 
+/*
+ * An event whose print format divides by sizeof(unsigned int), as Linux
+ * 6.18's dma_map_sg does: libtraceevent 1.7.1 frees a token twice parsing
+ * it (analyze/datformat.c sizeof_crashes()). No record of it is written.
+ */
+static const char dw_fmt_sizeof[] =
+	"name: dma_sizes\nID: 308\nformat:\n" DW_COMMON
+	"\tfield:__data_loc unsigned int[] lengths;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"sizes=%s\", __print_array(__get_dynamic_array(lengths), "
+	"__get_dynamic_array_len(lengths) / sizeof(unsigned int), sizeof(unsigned int))\n";
+
 /* One record: header word (type_len = payload / 4, time delta) then payload. */
 struct dw_rec {
 	unsigned char b[112];	/* type_len <= 28: at most 112 bytes */
@@ -340,6 +351,7 @@ static inline void dw_page_kinds(struct dw *w)
  * @lost1: events lost before CPU 1's page, 0 for none
  * @is_lost1_unknown: the page flags them without their count
  * @cpustat: CPUSTAT option texts, NULL-terminated; NULL for none
+ * @has_sizeof_format: a "dma" system with dw_fmt_sizeof
  */
 struct dw_spec {
 	const char *uname;
@@ -347,6 +359,7 @@ struct dw_spec {
 	uint64_t lost1;
 	bool is_lost1_unknown;
 	const char *const *cpustat;
+	bool has_sizeof_format;
 };
 
 static inline void dw_option(struct dw *w, unsigned int id, const char *text)
@@ -367,10 +380,11 @@ static inline void dw_build_spec(struct dw *w, const struct dw_spec *spec)
 	static const char *const other[] = { dw_fmt_util_cfs, dw_fmt_sugov, dw_fmt_request,
 					     dw_fmt_foo, NULL };
 	static const char *const power[] = { dw_fmt_idle, NULL };
+	static const char *const dma[] = { dw_fmt_sizeof, NULL };
 	static const struct { const char *name; const char *const *fmts; } systems[] = {
-		{ "sched", sched }, { "lisa", other }, { "power", power },
+		{ "sched", sched }, { "lisa", other }, { "power", power }, { "dma", dma },
 	};
-	size_t table, data;
+	size_t table, data, nr_systems = spec->has_sizeof_format ? 4 : 3;
 
 	memset(w, 0, sizeof(*w));
 	dw_put(w, "\x17\x08\x44tracing", 10);
@@ -384,8 +398,8 @@ static inline void dw_build_spec(struct dw *w, const struct dw_spec *spec)
 	dw_blob(w, dw_header_event, 8);
 	dw_num(w, 1, 4);		/* ftrace formats */
 	dw_blob(w, dw_fmt_print, 8);
-	dw_num(w, 3, 4);		/* event systems */
-	for (size_t s = 0; s < 3; s++) {
+	dw_num(w, nr_systems, 4);	/* event systems */
+	for (size_t s = 0; s < nr_systems; s++) {
 		unsigned int n = 0;
 
 		while (systems[s].fmts[n])
