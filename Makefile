@@ -229,6 +229,9 @@ fuzz-seeds: $(FUZZ_O)/mkseed_dat
 	done; true
 	@$(FUZZ_O)/mkseed_dat $(FUZZ_O)/seeds/tracedat
 	@$(FUZZ_O)/mkseed_dat $(FUZZ_O)/seeds/replay --replay
+	@cp tests/data/*.dat $(FUZZ_O)/seeds/tracedat/
+	@for f in tests/data/*.dat; do \
+		{ printf '\000'; cat "$$f"; } > $(FUZZ_O)/seeds/replay/$$(basename "$$f"); done
 	@if command -v trace-cmd >/dev/null 2>&1; then \
 		for c in none zstd; do for s in "" -cpustat; do \
 			trace-cmd convert --file-version 7 --compression $$c \

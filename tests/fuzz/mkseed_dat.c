@@ -2,8 +2,9 @@
  * tests/fuzz/mkseed_dat.c - write the synthetic trace.dat of
  * tests/an_datwriter.h as fuzz seeds: with and without a UNAME option, with
  * a page holding every kind of ring-buffer event (the page walk of
- * analyze/datpages.c), and with buffer statistics that count more losses
- * than the pages (datcheck.c: losses no page places).
+ * analyze/datpages.c), with buffer statistics that count more losses
+ * than the pages (datcheck.c: losses no page places), and with a print
+ * format libtraceevent cannot parse safely (datcheck.c empties it).
  * Usage: mkseed_dat DIR [--replay]
  * --replay: each seed starts with an options byte (0) for fuzz_replay.
  */
@@ -50,6 +51,8 @@ int main(int argc, char **argv)
 		{ "synthetic-v6-event-kinds.dat", { .fill1 = dw_page_kinds, .lost1 = 42 } },
 		{ "synthetic-v6-cpustat.dat", { .fill1 = dw_page_cpu1, .lost1 = 42,
 						.cpustat = stats } },
+		{ "synthetic-v6-sizeof.dat", { .fill1 = dw_page_cpu1, .lost1 = 42,
+					       .has_sizeof_format = true } },
 	};
 	bool is_replay = argc == 3 && !strcmp(argv[2], "--replay");
 	int err = 0;
