@@ -209,15 +209,17 @@ static int add_edit(struct dat *t, uint64_t off, const void *bytes, uint64_t len
 static int blank_format(struct dat *t, char *text, uint64_t n, uint64_t pos, uint64_t at)
 {
 	struct an_datcheck *o = t->out;
-	const char *name = text;
+	size_t len = 0;
 
+	/* its name, for the note: the text is not NUL-terminated */
+	if (n > 6 && !memcmp(text, "name: ", 6))
+		while (len < n - 6 && len < sizeof(o->blanked) - 1 &&
+		       !strchr(" \t\n", text[6 + len]))
+			len++;
 	if (!an_datformat_blank_print(text, (size_t)n))
 		return corrupt(t, at, event_format.malformed);
-	if (!o->nr_blanked++ && !strncmp(name, "name: ", 6)) {
-		size_t len = strcspn(name + 6, "\n");
-
-		snprintf(o->blanked, sizeof(o->blanked), "%.*s", (int)len, name + 6);
-	}
+	if (!o->nr_blanked++)
+		snprintf(o->blanked, sizeof(o->blanked), "%.*s", (int)len, text + 6);
 	if (!t->f.cur.mem)
 		return add_edit(t, pos, text, n, false);
 	/* the section's bytes, inflated by check_section_ref(), are its own */

@@ -351,7 +351,8 @@ static inline void dw_page_kinds(struct dw *w)
  * @lost1: events lost before CPU 1's page, 0 for none
  * @is_lost1_unknown: the page flags them without their count
  * @cpustat: CPUSTAT option texts, NULL-terminated; NULL for none
- * @has_sizeof_format: a "dma" system with dw_fmt_sizeof
+ * @dma_format: an event format text for a "dma" system (dw_fmt_sizeof), or
+ *		NULL for none
  */
 struct dw_spec {
 	const char *uname;
@@ -359,7 +360,7 @@ struct dw_spec {
 	uint64_t lost1;
 	bool is_lost1_unknown;
 	const char *const *cpustat;
-	bool has_sizeof_format;
+	const char *dma_format;
 };
 
 static inline void dw_option(struct dw *w, unsigned int id, const char *text)
@@ -380,11 +381,11 @@ static inline void dw_build_spec(struct dw *w, const struct dw_spec *spec)
 	static const char *const other[] = { dw_fmt_util_cfs, dw_fmt_sugov, dw_fmt_request,
 					     dw_fmt_foo, NULL };
 	static const char *const power[] = { dw_fmt_idle, NULL };
-	static const char *const dma[] = { dw_fmt_sizeof, NULL };
-	static const struct { const char *name; const char *const *fmts; } systems[] = {
+	const char *const dma[] = { spec->dma_format, NULL };
+	const struct { const char *name; const char *const *fmts; } systems[] = {
 		{ "sched", sched }, { "lisa", other }, { "power", power }, { "dma", dma },
 	};
-	size_t table, data, nr_systems = spec->has_sizeof_format ? 4 : 3;
+	size_t table, data, nr_systems = spec->dma_format ? 4 : 3;
 
 	memset(w, 0, sizeof(*w));
 	dw_put(w, "\x17\x08\x44tracing", 10);

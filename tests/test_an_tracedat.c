@@ -373,7 +373,7 @@ static void test_dat_blanked_format(void **state)
 	};
 	static const enum an_dat_reader readers[] = { AN_DAT_PAGES, AN_DAT_LIBTRACECMD };
 	const struct dw_spec spec = {
-		.fill1 = dw_page_cpu1, .lost1 = 42, .has_sizeof_format = true,
+		.fill1 = dw_page_cpu1, .lost1 = 42, .dma_format = dw_fmt_sizeof,
 	};
 	char v6[512], path[1024];
 	struct dw w;
@@ -402,6 +402,41 @@ static void test_dat_blanked_format(void **state)
 		an_reader_set_dat_reader(AN_DAT_PAGES);
 	}
 	unlink(v6);
+}
+
+/*
+ * A format without a newline whose print format can be emptied: its name
+ * for the note was looked for with strcspn() past the text, which has no
+ * NUL (found reviewing; the sanitizer build read out of bounds), and taken
+ * after the emptying. libtracecmd may then refuse the format: the open
+ * either works or says so.
+ */
+static void test_dat_blanked_no_newline(void **state)
+{
+	const struct dw_spec spec = {
+		.fill1 = dw_page_cpu1, .lost1 = 42,
+		.dma_format = "name: dma_flat print fmt: \"%d\", REC->nope",
+	};
+	struct an_reader *r;
+	struct an_diag d;
+	char path[512];
+	struct dw w;
+	int rc;
+
+	(void)state;
+	dw_build_spec(&w, &spec);
+	tmp_path(path, sizeof(path), "flat");
+	write_file(path, w.p, w.len);
+	free(w.p);
+	rc = an_reader_open(path, &r, &d);
+	if (!rc) {
+		assert_int_equal(an_reader_info(r)->nr_formats_blanked, 1);
+		assert_string_equal(an_reader_info(r)->format_blanked, "dma_flat");
+		an_reader_close(r);
+	} else {
+		assert_int_equal(rc, AN_E_LIBRARY);
+	}
+	unlink(path);
 }
 
 /* Resident kB of the mappings of inode @ino (smaps), and how many there are. */
@@ -1301,6 +1336,7 @@ int main(void)
 		cmocka_unit_test(test_dat_juno_as_v7),
 		cmocka_unit_test(test_dat_synthetic),
 		cmocka_unit_test(test_dat_blanked_format),
+		cmocka_unit_test(test_dat_blanked_no_newline),
 		cmocka_unit_test(test_dat_memory),
 		cmocka_unit_test(test_dat_unplaced_losses),
 		cmocka_unit_test(test_dat_pages_match_library),

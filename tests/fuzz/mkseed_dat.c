@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 		{ "synthetic-v6-cpustat.dat", { .fill1 = dw_page_cpu1, .lost1 = 42,
 						.cpustat = stats } },
 		{ "synthetic-v6-sizeof.dat", { .fill1 = dw_page_cpu1, .lost1 = 42,
-					       .has_sizeof_format = true } },
+					       .dma_format = dw_fmt_sizeof } },
 	};
 	bool is_replay = argc == 3 && !strcmp(argv[2], "--replay");
 	int err = 0;
