@@ -35,8 +35,6 @@
 #define DAT_HEADER_MAX	(64u << 10)	/* header_page text; real ones are ~200 B */
 #define DAT_PAGE_HDR	16		/* page: u64 timestamp + commit (long), at most */
 #define DAT_FORMAT_MAX	(256u << 10)	/* one event format text; real ones < 8 KiB */
-#define DAT_MISSED_EVENTS (1ull << 31)	/* commit word: events were lost before the page */
-#define DAT_MISSED_STORED (1ull << 30)	/* and their count follows the data */
 
 /* Option ids of trace-cmd.dat.v7(5); 16..21 point at metadata sections. */
 enum {
@@ -68,6 +66,12 @@ struct dat {
 	bool is_mem_blanked;	/* a format of the section in memory was emptied */
 	bool is_opts_plain;	/* v7: the options section being walked is not compressed */
 };
+
+/* @a + @b, or UINT64_MAX when that does not fit (counts from the file). */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
 
 /* What a CPUSTAT option says the kernel lost on one CPU. */
 struct stat_loss {
@@ -486,8 +490,7 @@ static int take_cpustat(struct dat *t, const char *text)
 		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
 	t->stats[t->nr_stats++] = (struct stat_loss){
 		.cpu = (int)cpu,
-		.lost = overrun > UINT64_MAX - commit - dropped || commit > UINT64_MAX - dropped ?
-			UINT64_MAX : overrun + commit + dropped,
+		.lost = sat_add(sat_add(overrun, commit), dropped),
 	};
 	return 0;
 }
@@ -832,18 +835,16 @@ static int64_t lost_count_at(const struct dat *t, uint64_t commit)
 {
 	uint64_t at = 8 + t->commit_size + (commit & AN_DATCHECK_COMMIT_MASK);
 
-	if (!(commit & DAT_MISSED_EVENTS))
+	if (!(commit & AN_DATCHECK_MISSED_EVENTS))
 		return 0;
-	if (!(commit & DAT_MISSED_STORED) || at + t->commit_size > t->page_size)
+	if (!(commit & AN_DATCHECK_MISSED_STORED) || at + t->commit_size > t->page_size)
 		return -1;
 	return (int64_t)at;
 }
 
 static void add_lost(const struct dat *t, const unsigned char *count, uint64_t *sum)
 {
-	uint64_t n = an_datfile_num(&t->f, count, t->commit_size);
-
-	*sum = n > UINT64_MAX - *sum ? UINT64_MAX : *sum + n;
+	*sum = sat_add(*sum, an_datfile_num(&t->f, count, t->commit_size));
 }
 
 /* lost_in_pages() of a compressed CPU range, inflating chunk by chunk. */
@@ -931,7 +932,7 @@ static int find_unplaced(struct dat *t)
 			if (o->ranges[k].cpu != s->cpu)
 				continue;
 			is_known = lost_in_pages(t, &o->ranges[k], &sum);
-			in_pages = sum > UINT64_MAX - in_pages ? UINT64_MAX : in_pages + sum;
+			in_pages = sat_add(in_pages, sum);
 		}
 		if (!is_known || in_pages >= s->lost)
 			continue;

@@ -17,6 +17,9 @@
 
 #define AN_DATCHECK_MAX_CPUS 4096	/* more CPU buffers than any machine */
 #define AN_DATCHECK_COMMIT_MASK ((1u << 27) - 1)	/* data bytes in a page's commit word */
+/* commit word flags: events were lost before the page; their count follows the data */
+#define AN_DATCHECK_MISSED_EVENTS (1ull << 31)
+#define AN_DATCHECK_MISSED_STORED (1ull << 30)
 
 /**
  * struct an_datcheck_range - one CPU's data of the top instance

@@ -39,8 +39,6 @@
  */
 #define SLACK		8
 
-#define MISSED_EVENTS	(1ULL << 31)	/* commit word: events were lost before the page */
-#define MISSED_STORED	(1ULL << 30)	/* and their count follows the data */
 
 /*
  * A page being walked as kbuffer walks it: @curr is the event header,
@@ -168,8 +166,8 @@ static int walk_load(struct walk *w, const unsigned char *page, unsigned int hdr
 	w->ts = rd8(page);
 	w->data = page + hdr;
 	w->size = (unsigned int)flags & AN_DATCHECK_COMMIT_MASK;
-	w->lost = !(flags & MISSED_EVENTS) ? 0 :
-		  (flags & MISSED_STORED) ? (int)rd8(w->data + w->size) : -1;
+	w->lost = !(flags & AN_DATCHECK_MISSED_EVENTS) ? 0 :
+		  (flags & AN_DATCHECK_MISSED_STORED) ? (int)rd8(w->data + w->size) : -1;
 	w->curr = w->index = w->next = 0;
 	return walk_step(w);
 }
