@@ -137,17 +137,16 @@ int an_datcheck_run(const char *path, bool want_pages, struct an_datcheck *out,
 
 /**
  * an_datcheck_copy() - a copy of trace.dat @path with @chk's edits, for
- * libtracecmd to read instead (an anonymous memory file)
+ * libtracecmd to read instead (an anonymous memory file of the file's size,
+ * plus the appended sections)
  * @path: the file an_datcheck_run() checked
  * @chk: its result, with edits
- * @with_data: copy the CPU data too (else the copy has holes there: for a
- *	       reader of the headers only)
  * @fd: the copy, to close() by the caller; read it as /proc/self/fd/N
  * @d: diagnostic on failure
  *
  * Return: 0 or a negative errno.
  */
-int an_datcheck_copy(const char *path, const struct an_datcheck *chk, bool with_data, int *fd,
+int an_datcheck_copy(const char *path, const struct an_datcheck *chk, int *fd,
 		     struct an_diag *d);
 
 /**

@@ -159,7 +159,7 @@ int an_tracedat_open(const char *path, struct an_reader_info *info,
 	lib_path = path;
 	if (t->chk.nr_edits) {
 		/* formats libtraceevent cannot parse: it reads a copy with them emptied */
-		err = an_datcheck_copy(path, &t->chk, !t->chk.use_pages, &t->copy_fd, d);
+		err = an_datcheck_copy(path, &t->chk, &t->copy_fd, d);
 		if (err)
 			goto fail;
 		snprintf(copy_path, sizeof(copy_path), "/proc/self/fd/%d", t->copy_fd);
