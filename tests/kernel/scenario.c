@@ -54,6 +54,8 @@
 #define PCT_X100		10000	/* cpu.uclamp.* is a percent with 2 decimals */
 
 #define BLOCK_WAIT_US	2000	/* polling a new worker until it blocks */
+#define EXIT_POLL_US	10000	/* polling a worker until it exits */
+#define EXIT_WAIT_MS	60000	/* then giving up on it (times stretch) */
 #define BLOCK_WAIT_TRIES 1000	/* 2 s: far more than a fork takes under TCG */
 
 #define NS_PER_US	1000ull
@@ -300,16 +302,35 @@ static void worker_go(struct worker *wk)
 	wk->gate = -1;
 }
 
+/*
+ * Polled, not a blocking waitpid(): a guest once hung with the scenario in
+ * wait4() and no child of it left in /proc (make check-kernel, 2026-12-04,
+ * about one boot in fifty). Polling says what happened instead: the
+ * worker's exit, an error (ECHILD: reaped elsewhere), or a worker still
+ * there and its state.
+ */
 static void worker_wait(struct worker *wk)
 {
-	int status;
+	uint64_t waited_us = 0;
+	int status = 0;
+	pid_t r;
 
 	if (wk->gate >= 0)
 		close(wk->gate);
-	if (waitpid(wk->pid, &status, 0) == wk->pid && WIFEXITED(status) &&
-	    !WEXITSTATUS(status))
+	while (!(r = waitpid(wk->pid, &status, WNOHANG)) &&
+	       waited_us < (uint64_t)EXIT_WAIT_MS * 1000 * stretch) {
+		sleep_us(EXIT_POLL_US);
+		waited_us += EXIT_POLL_US;
+	}
+	if (r == wk->pid && WIFEXITED(status) && !WEXITSTATUS(status))
 		return;
-	say("worker %s (pid %d) did not exit cleanly", wk->name, (int)wk->pid);
+	if (r < 0)
+		say("worker %s (pid %d): waitpid: %s", wk->name, (int)wk->pid, strerror(errno));
+	else if (!r)
+		say("worker %s (pid %d) still there after %llu ms, state %c", wk->name,
+		    (int)wk->pid, (unsigned long long)(waited_us / 1000), task_state(wk->pid));
+	else
+		say("worker %s (pid %d) did not exit cleanly", wk->name, (int)wk->pid);
 	nr_fail++;
 }
 
