@@ -17,13 +17,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "analyze/datcheck.h"
 #include "analyze/reader.h"
 #include "analyze/replay.h"
-#include "tests/fuzz/fuzz_quiet.h"
+#include "tests/fuzz/fuzz_common.h"
 
 /* Events replayed at most; inputs are small, this is a backstop. */
 #define FUZZ_MAX_EVENTS 20000
@@ -60,15 +59,9 @@ static bool open_trace(const uint8_t *data, size_t size, int *fd, FILE **fp,
 		       struct an_reader **rd)
 {
 	struct an_diag d;
-	char path[64];
 
-	if (an_datcheck_is_magic(data, size)) {
-		*fd = memfd_create("fuzz.dat", MFD_CLOEXEC);
-		if (*fd < 0 || write(*fd, data, size) != (ssize_t)size)
-			return false;
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", *fd);
-		return an_reader_open(path, rd, &d) == 0;
-	}
+	if (an_datcheck_is_magic(data, size))
+		return fuzz_open_dat(data, size, fd, rd) == 0;
 	*fp = fmemopen((void *)data, size, "r");
 	return *fp && an_reader_open_stream(*fp, "fuzz.txt", rd, &d) == 0;
 }

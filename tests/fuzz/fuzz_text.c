@@ -3,12 +3,13 @@
  * HTML reader (analyze/text.c, analyze/textline.c) through the public reader
  * API, as a stream: detection, line splitting, every line form.
  */
+#define _GNU_SOURCE	/* memfd_create() in fuzz_common.h */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "analyze/reader.h"
-#include "tests/fuzz/fuzz_quiet.h"
+#include "tests/fuzz/fuzz_common.h"
 
 /* Stop a run after this many results; inputs are small, this is a backstop. */
 #define FUZZ_MAX_RESULTS 100000

@@ -6,12 +6,10 @@
 #define _GNU_SOURCE	/* memfd_create() */
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "analyze/reader.h"
-#include "tests/fuzz/fuzz_quiet.h"
+#include "tests/fuzz/fuzz_common.h"
 
 /* Stop a run after this many results; inputs are small, this is a backstop. */
 #define FUZZ_MAX_RESULTS 100000
@@ -20,19 +18,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int fd = memfd_create("fuzz.dat", MFD_CLOEXEC);
 	struct an_reader *r;
 	struct an_event ev;
 	struct an_diag d;
-	char path[64];
-	int rc;
+	int rc, fd;
 
-	if (fd < 0)
-		return 0;
-	if (write(fd, data, size) != (ssize_t)size)
-		goto out_close;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (an_reader_open(path, &r, &d) == 0) {
+	if (fuzz_open_dat(data, size, &fd, &r) == 0) {
 		for (int n = 0; n < FUZZ_MAX_RESULTS; n++) {
 			rc = an_reader_next(r, &ev, &d);
 			if (rc == 0 || (rc < 0 && !an_error_is_recoverable(rc)))
@@ -40,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		an_reader_close(r);
 	}
-out_close:
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return 0;
 }
