@@ -659,6 +659,125 @@ static void test_dat_memory(void **state)
 	unlink(path);
 }
 
+/* Read system calls of this process so far (/proc/self/io "syscr"), or -1. */
+static long long read_syscalls(void)
+{
+	FILE *f = fopen("/proc/self/io", "re");
+	long long n = -1;
+	char line[128];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "syscr: %lld", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* A page of CPU 1 with 200 records of one event (test_dat_reads_per_event). */
+static void fill_many(struct dw *w)
+{
+	struct dw_rec r;
+
+	for (uint32_t i = 0; i < 200; i++) {
+		rec_common(&r, 302, 0);
+		rec_num(&r, i % 2, 4); rec_num(&r, 1, 4);
+		page_add(w, &r, 10);
+	}
+}
+
+/*
+ * Reading costs no system call per event, whichever reader and file.
+ * Regression: on libtracecmd's path the reader looked for the mapping of
+ * each record's data in /proc/self/maps, and found none where the library
+ * decompresses (v7 zstd) or maps the copy of datcheck.h (emptied formats):
+ * it read /proc/self/maps again for every record. A 1 M-event zstd
+ * trace.dat took 51 s instead of 0.8 s.
+ */
+static void test_dat_reads_per_event(void **state)
+{
+	static const struct {
+		const char *name;
+		const char *convert;	/* trace-cmd convert options, or NULL */
+		bool is_blanked;	/* the small file with an emptied format */
+		enum an_dat_reader how;
+	} rows[] = {
+		{ "v6, datpages", NULL, false, AN_DAT_PAGES },
+		{ "v6, libtracecmd (mapped)", NULL, false, AN_DAT_LIBTRACECMD },
+		{ "v7 zstd (decompressed)", "--file-version 7 --compression zstd", false,
+		  AN_DAT_PAGES },
+		{ "v7 plain, libtracecmd", "--file-version 7 --compression none", false,
+		  AN_DAT_LIBTRACECMD },
+		{ "emptied format, libtracecmd (the copy)", NULL, true, AN_DAT_LIBTRACECMD },
+	};
+	const char *ucval = getenv("UCVAL");
+	char synth[512], conv[512], small[512], cmd[1024];
+	const struct dw_spec spec = {
+		.fill1 = fill_many, .dma_format = dw_fmt_sizeof,
+	};
+	struct dw w;
+
+	(void)state;
+	if (!ucval) {
+		printf("# skip: UCVAL (the ucval binary, for ucval synth) is not set\n");
+		return;
+	}
+	if (read_syscalls() < 0) {
+		printf("# skip: /proc/self/io has no syscr (no task I/O accounting)\n");
+		return;
+	}
+	tmp_path(synth, sizeof(synth), "reads-synth");
+	snprintf(cmd, sizeof(cmd), "'%s' synth -q -o '%s' --seed 3 --cpus 4 --events 20000",
+		 ucval, synth);
+	assert_int_equal(system(cmd), 0);
+	dw_build_spec(&w, &spec);
+	tmp_path(small, sizeof(small), "reads-blanked");
+	write_file(small, w.p, w.len);
+	free(w.p);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		const char *path = rows[i].is_blanked ? small : synth;
+		unsigned long long n = 0;
+		struct an_reader *r;
+		struct an_event ev;
+		struct an_diag d;
+		long long before;
+		int rc;
+
+		if (rows[i].convert) {
+			if (!have_trace_cmd()) {
+				printf("# skip %s: no trace-cmd to convert with\n", rows[i].name);
+				continue;
+			}
+			tmp_path(conv, sizeof(conv), "reads-conv");
+			fmt(cmd, sizeof(cmd), "convert %s -i '%s' -o '%s'", rows[i].convert, synth,
+			    conv);
+			if (!run_trace_cmd(cmd, "/dev/null"))
+				fail_msg("trace-cmd %s failed", cmd);
+			path = conv;
+		}
+		an_reader_set_dat_reader(rows[i].how);
+		assert_int_equal(an_reader_open(path, &r, &d), 0);
+		an_reader_set_dat_reader(AN_DAT_PAGES);
+		before = read_syscalls();
+		while ((rc = an_reader_next(r, &ev, &d)) != 0) {
+			if (rc < 0 && !an_error_is_recoverable(rc))
+				fail_msg("%s: %s", rows[i].name, d.message);
+			n++;	/* the small file's CPU 0 has a recoverable error */
+		}
+		printf("# %s: %llu events, %lld read calls\n", rows[i].name, n,
+		       read_syscalls() - before);
+		if (read_syscalls() - before > (long long)n / 8)
+			fail_msg("%s: %lld read calls for %llu events", rows[i].name,
+				 read_syscalls() - before, n);
+		assert_true(n >= (rows[i].is_blanked ? 200 : 20000));
+		an_reader_close(r);
+		if (rows[i].convert)
+			unlink(conv);
+	}
+	unlink(small);
+	unlink(synth);
+}
+
 /*
  * @path read by libtracecmd's records and by datpages.c @how: the same
  * results, one by one (events, recoverable errors, the end or the error that
@@ -1343,6 +1462,7 @@ int main(void)
 		cmocka_unit_test(test_dat_blanked_format),
 		cmocka_unit_test(test_dat_blanked_no_newline),
 		cmocka_unit_test(test_dat_memory),
+		cmocka_unit_test(test_dat_reads_per_event),
 		cmocka_unit_test(test_dat_unplaced_losses),
 		cmocka_unit_test(test_dat_pages_match_library),
 		cmocka_unit_test(test_dat_event_kinds),
