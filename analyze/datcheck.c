@@ -65,6 +65,7 @@ struct dat {
 				 * UINT64_MAX when its options section is compressed */
 	bool is_mem_blanked;	/* a format of the section in memory was emptied */
 	bool is_opts_plain;	/* v7: the options section being walked is not compressed */
+	bool is_chunk_odd;	/* a compressed chunk datpages.c does not take */
 };
 
 /* @a + @b, or UINT64_MAX when that does not fit (counts from the file). */
@@ -689,6 +690,8 @@ static int walk_v7(struct dat *t)
 		err = walk_strings(t, t->f.cur.off);
 	if (err)
 		return err;
+	snprintf(t->out->comp_name, sizeof(t->out->comp_name), "%s", t->f.comp_name);
+	snprintf(t->out->comp_version, sizeof(t->out->comp_version), "%s", t->f.comp_version);
 	if (strcmp(t->f.comp_name, "none")) {
 		if (!tracecmd_compress_is_supported(t->f.comp_name, t->f.comp_version))
 			return an_diag_fail(t->f.d, AN_E_FORMAT, "unsupported compression '%.32s'",
@@ -763,9 +766,9 @@ static int check_pages_mem(struct dat *t, const unsigned char *buf, size_t len, 
  * and its pages are sane (libtracecmd loads them at open; later chunks fail
  * only the reading, cleanly).
  */
-static int check_cpu(struct dat *t, const struct an_datcheck_range *c, bool is_align_only)
+static int check_cpu(struct dat *t, struct an_datcheck_range *c, bool is_align_only)
 {
-	uint64_t p, count, end = c->off + c->size, len, first_zsize = 0;
+	uint64_t p, count, end = c->off + c->size, len, first_zsize = 0, raw;
 	unsigned char hdr[DAT_PAGE_HDR], *chunk;
 	int err;
 
@@ -802,12 +805,19 @@ static int check_cpu(struct dat *t, const struct an_datcheck_range *c, bool is_a
 		if (err)
 			return err;
 		zsize = an_datfile_num(&t->f, hdr, 4);
+		raw = an_datfile_num(&t->f, hdr + 4, 4);
 		if (!i)
 			first_zsize = zsize;
 		p += DAT_COMPRESS_HDR;
-		if (zsize > end - p || an_datfile_num(&t->f, hdr + 4, 4) > AN_DATFILE_SECTION_MAX)
+		if (zsize > end - p || raw > AN_DATFILE_SECTION_MAX)
 			return corrupt(t, p, "chunk larger than the CPU data");
 		p += zsize;
+		/* datpages.c takes whole pages only (trace-cmd's chunks are) */
+		if (raw % t->page_size || raw > AN_DATCHECK_CHUNK_MAX)
+			t->is_chunk_odd = true;
+		if (raw > t->out->max_chunk)
+			t->out->max_chunk = raw;
+		c->raw_size += raw;
 	}
 	if (!count)
 		return 0;
@@ -980,15 +990,14 @@ bool an_datcheck_is_magic(const void *buf, size_t len)
 }
 
 /*
- * Whether datpages.c can read @o's CPU data as libtracecmd would: plain
- * data, and no option that makes the library move or scale timestamps.
+ * Whether datpages.c can read the compressed chunks (AN_DATCHECK_CHUNK_MAX),
+ * known once check_cpu() has walked every CPU's chunk table.
  */
-static bool suits_pages(const struct an_datcheck *o)
+static bool chunks_suit_pages(const struct dat *t)
 {
-	for (size_t i = 0; i < o->nr_ranges; i++)
-		if (o->ranges[i].is_compressed)
-			return false;
-	return !o->has_ts_adjust;
+	const struct an_datcheck *o = t->out;
+
+	return !t->is_chunk_odd && o->max_chunk * o->nr_ranges <= AN_DATCHECK_CHUNKS_MAX;
 }
 
 /**
@@ -1054,9 +1063,17 @@ int an_datcheck_run(const char *path, bool want_pages, struct an_datcheck *out,
 	err = out->version == 6 ? walk_v6(&t) : walk_v7(&t);
 	if (err)
 		goto out_close;
-	out->use_pages = want_pages && suits_pages(out);
+	/* no option that makes the library move or scale timestamps */
+	out->use_pages = want_pages && !out->has_ts_adjust;
 	for (size_t i = 0; !err && i < out->nr_ranges; i++)
 		err = check_cpu(&t, &out->ranges[i], out->use_pages);
+	if (!err && out->use_pages && !chunks_suit_pages(&t)) {
+		/* libtracecmd reads it all: every plain page is checked for it */
+		out->use_pages = false;
+		for (size_t i = 0; !err && i < out->nr_ranges; i++)
+			if (!out->ranges[i].is_compressed)
+				err = check_cpu(&t, &out->ranges[i], false);
+	}
 	if (!err)
 		err = check_edits(&t);
 	if (!err)

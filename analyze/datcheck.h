@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analyze/datfile.h"
 #include "analyze/diag.h"
 
 #define AN_DATCHECK_MAX_CPUS 4096	/* more CPU buffers than any machine */
@@ -20,6 +21,13 @@
 /* commit word flags: events were lost before the page; their count follows the data */
 #define AN_DATCHECK_MISSED_EVENTS (1ull << 31)
 #define AN_DATCHECK_MISSED_STORED (1ull << 30)
+/*
+ * datpages.c inflates a CPU's compressed chunks one at a time: at most this
+ * much each (trace-cmd writes 10 pages a chunk), whole pages; and all CPUs'
+ * at most AN_DATCHECK_CHUNKS_MAX. Other files are left to libtracecmd.
+ */
+#define AN_DATCHECK_CHUNK_MAX	(1u << 20)
+#define AN_DATCHECK_CHUNKS_MAX	(32u << 20)
 
 /**
  * struct an_datcheck_range - one CPU's data of the top instance
@@ -27,12 +35,14 @@
  * @off: file offset
  * @size: bytes (never 0: empty CPUs are not listed)
  * @is_compressed: a v7 compressed section (chunks)
+ * @raw_size: compressed: bytes of its chunks once inflated (pages)
  */
 struct an_datcheck_range {
 	int cpu;
 	uint64_t off;
 	uint64_t size;
 	bool is_compressed;
+	uint64_t raw_size;
 };
 
 /**
@@ -75,6 +85,10 @@ struct an_datcheck_edit {
  * @has_ts_adjust: a DATE, OFFSET or TSC2NSEC option: libtracecmd moves or
  *	scales the timestamps
  * @use_pages: read the CPU data with datpages.c (see an_datcheck_run())
+ * @comp_name: v7 compression name and version as the file gives them
+ *	       (tracecmd_compress_alloc()): "none" when not compressed, "" in v6
+ * @comp_version: see @comp_name
+ * @max_chunk: the largest compressed chunk once inflated, 0 when none
  * @ranges: the top instance's CPU data, in file order of the CPU table
  * @nr_ranges: their number
  * @unplaced: losses no page places (the kernel counted them in commit
@@ -98,6 +112,9 @@ struct an_datcheck {
 	uint64_t file_size;
 	bool has_ts_adjust;
 	bool use_pages;
+	char comp_name[AN_DATFILE_STR_MAX];
+	char comp_version[AN_DATFILE_STR_MAX];
+	uint64_t max_chunk;
 	struct an_datcheck_range *ranges;
 	size_t nr_ranges;
 	struct an_datcheck_loss *unplaced;

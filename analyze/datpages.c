@@ -16,6 +16,13 @@
  * the instructions of kbuffer's six calls an event. An absolute time stamp
  * event, whose reading changed between kbuffer versions, hands the page to
  * kbuffer.
+ *
+ * Compressed CPU data (v7: a table of chunks, each "u32 zsize, u32 size,
+ * data" of whole pages) is inflated a chunk at a time with libtracecmd's
+ * decompressor. Its pages are numbered as libtracecmd numbers them: in a
+ * space of their own, the first CPU from one page in, each next CPU from
+ * the page after the previous one's end; record offsets and diagnostics
+ * use those numbers, as the library's do.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -53,12 +60,22 @@ struct walk {
 	int lost;			/* lost events before the page, -1: some, unknown */
 };
 
+/* Private but exported by libtracecmd 1.3 (trace-cmd-private.h). */
+struct tracecmd_compression;
+struct tracecmd_msg_handle;
+struct tracecmd_compression *tracecmd_compress_alloc(const char *name, const char *version,
+						     int fd, struct tep_handle *tep,
+						     struct tracecmd_msg_handle *msg_handle);
+void tracecmd_compress_destroy(struct tracecmd_compression *handle);
+int tracecmd_uncompress_block(struct tracecmd_compression *handle);
+int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst, int len);
+
 /* One CPU's data. */
 struct dp_cpu {
 	struct kbuffer *kbuf;
 	int cpu;			/* its number */
 	unsigned char *buf;		/* a chunk of its pages, then SLACK zeroes */
-	uint64_t buf_off;		/* file offset of buf[0] */
+	uint64_t buf_off;		/* file offset of buf[0] (compressed: page number) */
 	size_t buf_len;			/* page bytes in buf */
 	uint64_t page_off;		/* file offset of the page kbuf holds */
 	uint64_t next_off;		/* next page to load */
@@ -71,6 +88,9 @@ struct dp_cpu {
 	const unsigned char *page;	/* the page loaded, NULL before the first */
 	bool use_kbuf;			/* kbuffer walks it (else @w) */
 	struct walk w;
+	bool is_z;			/* compressed: offsets above are page numbers */
+	uint64_t z_next;		/* file offset of the next chunk's header */
+	uint64_t z_left;		/* chunks not inflated yet */
 };
 
 struct an_datpages {
@@ -86,6 +106,7 @@ struct an_datpages {
 	size_t nr_cpu;
 	struct dp_cpu *taken;		/* handed out last: step past it next time */
 	bool is_started;
+	struct tracecmd_compression *comp;	/* inflates chunks, NULL when plain */
 };
 
 static uint32_t rd4(const unsigned char *p)
@@ -212,6 +233,43 @@ static int read_at(struct an_datpages *p, unsigned char *buf, size_t len, uint64
 }
 
 /*
+ * Inflate @c's next chunk that has pages into c->buf, from c->next_off on.
+ * datcheck.c found the table inside the file, and each chunk whole pages of
+ * at most AN_DATCHECK_CHUNK_MAX (else the file is not read here).
+ *
+ * Return: 1, 0 when no chunk is left, or a negative code.
+ */
+static int inflate_next(struct an_datpages *p, struct dp_cpu *c, struct an_diag *d)
+{
+	while (c->z_left) {
+		unsigned char hdr[8];
+		uint64_t at = c->z_next, raw;
+		int err = read_at(p, hdr, sizeof(hdr), at, d);
+
+		if (err)
+			return err;
+		raw = an_datfile_num_order(p->is_big, hdr + 4, 4);
+		c->z_left--;
+		c->z_next = at + sizeof(hdr) + an_datfile_num_order(p->is_big, hdr, 4);
+		if (!raw)
+			continue;
+		/* the decompressor reads the block at the descriptor's position */
+		if (raw > AN_DATCHECK_CHUNK_MAX || lseek(p->fd, (off_t)at, SEEK_SET) < 0 ||
+		    tracecmd_uncompress_block(p->comp) < 0 ||
+		    tracecmd_compress_buffer_read(p->comp, (char *)c->buf, (int)raw) != (int)raw) {
+			d->offset = (long long)at;
+			return an_diag_fail(d, AN_E_CORRUPT, "compressed CPU data chunk does "
+					    "not inflate to its size");
+		}
+		memset(c->buf + raw, 0, SLACK);
+		c->buf_off = c->next_off;
+		c->buf_len = (size_t)raw;
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * Load @c's next page into its kbuffer. Like libtracecmd, the last page of
  * a range that does not end on a page boundary is read whole.
  *
@@ -225,7 +283,13 @@ static int load_page(struct an_datpages *p, struct dp_cpu *c, struct an_diag *d)
 
 	if (off >= c->end)
 		return 0;
-	if (off < c->buf_off || off + p->page_size > c->buf_off + c->buf_len) {
+	if (c->is_z) {
+		if (off >= c->buf_off + c->buf_len) {
+			err = inflate_next(p, c, d);
+			if (err <= 0)
+				return err;
+		}
+	} else if (off < c->buf_off || off + p->page_size > c->buf_off + c->buf_len) {
 		uint64_t want = c->end - off, len;
 
 		want = (want + p->page_size - 1) / p->page_size * p->page_size;
@@ -313,12 +377,39 @@ static int peek(struct an_datpages *p, struct dp_cpu *c, struct an_diag *d)
 	}
 }
 
+/*
+ * Set @c up for the compressed CPU data @r: its chunk table, the page
+ * numbers libtracecmd gives it from *@z_page on, and the decompressor.
+ */
+static int start_chunks(struct an_datpages *p, struct dp_cpu *c,
+			const struct an_datcheck_range *r, const struct an_datcheck *chk,
+			struct tep_handle *tep, uint64_t *z_page, struct an_diag *d)
+{
+	unsigned char count[4];
+	int err = read_at(p, count, sizeof(count), r->off, d);
+
+	if (err)
+		return err;
+	c->is_z = true;
+	c->z_left = an_datfile_num_order(p->is_big, count, 4);
+	c->z_next = r->off + sizeof(count);
+	c->next_off = c->buf_off = *z_page;
+	c->end = *z_page + r->raw_size;
+	*z_page = (c->end + p->page_size - 1) / p->page_size * p->page_size;
+	if (!p->comp)
+		p->comp = tracecmd_compress_alloc(chk->comp_name, chk->comp_version, p->fd, tep,
+						  NULL);
+	return p->comp ? 0 : an_diag_fail(d, -ENOMEM, "cannot start the decompressor '%s'",
+					  chk->comp_name);
+}
+
 int an_datpages_open(const char *path, const struct an_datcheck *chk, struct tep_handle *tep,
 		     bool may_walk, struct an_datpages **out, struct an_diag *d)
 {
 	enum kbuffer_long_size ls = chk->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
 	enum kbuffer_endian end = chk->is_big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
 	struct an_datpages *p;
+	uint64_t z_page;	/* libtracecmd's number of the next compressed CPU's first page */
 	size_t chunk;
 	int err;
 
@@ -345,22 +436,29 @@ int an_datpages_open(const char *path, const struct an_datcheck *chk, struct tep
 		chunk = CHUNK_MAX;
 	chunk -= chunk % p->page_size;
 	p->chunk = chunk ? chunk : p->page_size;
+	z_page = p->page_size;
 	p->cpu = an_calloc(chk->nr_ranges ? chk->nr_ranges : 1, sizeof(*p->cpu));
 	if (!p->cpu) {
 		err = an_diag_fail(d, -ENOMEM, "out of memory");
 		goto fail;
 	}
 	for (size_t i = 0; i < chk->nr_ranges; i++) {
+		const struct an_datcheck_range *r = &chk->ranges[i];
 		struct dp_cpu *c = &p->cpu[p->nr_cpu++];
 
-		c->cpu = chk->ranges[i].cpu;
-		c->next_off = chk->ranges[i].off;
-		c->end = chk->ranges[i].off + chk->ranges[i].size;
+		c->cpu = r->cpu;
+		c->next_off = r->off;
+		c->end = r->off + r->size;
 		c->kbuf = kbuffer_alloc(ls, end);
-		c->buf = an_malloc(p->chunk + SLACK);
+		c->buf = an_malloc((r->is_compressed ? chk->max_chunk : p->chunk) + SLACK);
 		if (!c->kbuf || !c->buf) {
 			err = an_diag_fail(d, -ENOMEM, "out of memory");
 			goto fail;
+		}
+		if (r->is_compressed) {
+			err = start_chunks(p, c, r, chk, tep, &z_page, d);
+			if (err)
+				goto fail;
 		}
 		if (tep_is_old_format(tep))
 			kbuffer_set_old_format(c->kbuf);
@@ -429,6 +527,7 @@ void an_datpages_close(struct an_datpages *p)
 		free(p->cpu[i].buf);
 	}
 	free(p->cpu);
+	tracecmd_compress_destroy(p->comp);
 	if (p->fd >= 0)
 		close(p->fd);
 	free(p);

@@ -45,6 +45,9 @@ enum an_format {
  * @nr_formats_blanked: trace.dat event formats whose print format was
  *			emptied for libtraceevent (struct an_datcheck)
  * @format_blanked: the first one's name, "" when none
+ * @is_dat_pages: trace.dat whose CPU data datpages.c reads (plain or
+ *		  compressed); false: libtracecmd's records (the reference
+ *		  path, and files datpages.c does not take)
  */
 struct an_reader_info {
 	enum an_format format;
@@ -61,6 +64,7 @@ struct an_reader_info {
 	unsigned long long nr_lost_unplaced;
 	unsigned int nr_formats_blanked;
 	char format_blanked[64];
+	bool is_dat_pages;
 };
 
 /**

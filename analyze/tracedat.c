@@ -211,6 +211,7 @@ int an_tracedat_open(const char *path, struct an_reader_info *info,
 	snprintf(info->compression, sizeof(info->compression), "%s", t->chk.compression);
 	snprintf(info->kernel_release, sizeof(info->kernel_release), "%s",
 		 t->chk.kernel_release);
+	info->is_dat_pages = t->pages != NULL;
 	info->nr_formats_blanked = t->chk.nr_blanked;
 	snprintf(info->format_blanked, sizeof(info->format_blanked), "%s", t->chk.blanked);
 	info->nr_cpus = tep_get_cpus(t->tep);

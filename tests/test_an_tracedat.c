@@ -23,6 +23,7 @@
 
 #include <event-parse.h>
 
+#include "analyze/datcheck.h"
 #include "analyze/datformat.h"
 #include "analyze/reader.h"
 #include "tests/an_datwriter.h"
@@ -835,6 +836,21 @@ static unsigned long long compare_reader(const char *path, const char *what,
 	return n;
 }
 
+/* Whether the reader @how asks for reads @path's CPU data with datpages.c. */
+static bool is_dat_pages(const char *path, enum an_dat_reader how)
+{
+	struct an_reader *r;
+	struct an_diag d;
+	bool is_pages;
+
+	an_reader_set_dat_reader(how);
+	assert_int_equal(an_reader_open(path, &r, &d), 0);
+	an_reader_set_dat_reader(AN_DAT_PAGES);
+	is_pages = an_reader_info(r)->is_dat_pages;
+	an_reader_close(r);
+	return is_pages;
+}
+
 /* Both ways of datpages.c against libtracecmd; the number of events. */
 static unsigned long long compare_paths(const char *path, const char *what)
 {
@@ -904,65 +920,125 @@ static void test_dat_event_kinds(void **state)
  * libtracecmd, the reference: Juno (6 CPUs, v6 and v7),
  * the synthetic trace (lost events, bad records, an unknown event) and
  * ucval synth traces of 4 CPUs, one with lost events, each CPU read in
- * several chunks.
+ * several chunks; and each of them compressed (trace-cmd convert to v7
+ * zstd), whose chunks datpages.c inflates one by one.
  */
 static void test_dat_pages_match_library(void **state)
 {
+	enum src { JUNO_DAT, DW_DAT, SYNTH_DAT };
+	static const char v7[] = "--file-version 7 --compression none";
+	static const char zstd[] = "--file-version 7 --compression zstd";
 	static const struct {
 		const char *what;
-		const char *synth;	/* ucval synth options; NULL: not a synth trace */
+		enum src src;
+		const char *synth;	/* ucval synth options (SYNTH_DAT) */
+		const char *convert;	/* trace-cmd convert options, or NULL */
 		unsigned long long min_events;
 	} cases[] = {
-		{ "juno", NULL, 3724 },
-		{ "juno v7", NULL, 3724 },
-		{ "synthetic", NULL, 11 },
-		{ "synth 4 CPUs", "--seed 3 --cpus 4 --events 400000", 400000 },
-		{ "synth lost events", "--seed 7 --cpus 4 --events 200000 --fault lost-events",
-		  150000 },
+		{ "juno", JUNO_DAT, NULL, NULL, 3724 },
+		{ "juno v7", JUNO_DAT, NULL, v7, 3724 },
+		{ "juno v7 zstd", JUNO_DAT, NULL, zstd, 3724 },
+		{ "synthetic", DW_DAT, NULL, NULL, 11 },
+		{ "synthetic zstd", DW_DAT, NULL, zstd, 11 },
+		{ "synth 4 CPUs", SYNTH_DAT, "--seed 3 --cpus 4 --events 400000", NULL, 400000 },
+		{ "synth 4 CPUs zstd", SYNTH_DAT, "--seed 3 --cpus 4 --events 400000", zstd,
+		  400000 },
+		{ "synth lost events", SYNTH_DAT,
+		  "--seed 7 --cpus 4 --events 200000 --fault lost-events", NULL, 150000 },
+		{ "synth lost events zstd", SYNTH_DAT,
+		  "--seed 7 --cpus 4 --events 200000 --fault lost-events", zstd, 150000 },
 	};
 	const char *ucval = getenv("UCVAL");
-	char path[1024], juno[1024], cmd[2048];
+	char src[1024], path[1024], cmd[2048];
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		bool is_tmp = true;
+		bool is_tmp_src = true;
 
-		if (i < 2 && !an_test_trace(JUNO, juno, sizeof(juno)))
+		if (cases[i].src == JUNO_DAT && !an_test_trace(JUNO, src, sizeof(src)))
 			continue;
-		if (cases[i].synth && !ucval) {
+		if (cases[i].src == SYNTH_DAT && !ucval) {
 			printf("# skip %s: UCVAL (the ucval binary) is not set\n", cases[i].what);
 			continue;
 		}
-		if (i == 1 && !have_trace_cmd())
+		if (cases[i].convert && !have_trace_cmd()) {
+			printf("# skip %s: no trace-cmd to convert with\n", cases[i].what);
 			continue;
-		tmp_path(path, sizeof(path), "pages");
-		if (i == 0) {
-			fmt(path, sizeof(path), "%s", juno);
-			is_tmp = false;
-		} else if (i == 1) {
-			fmt(cmd, sizeof(cmd), "convert --file-version 7 --compression none "
-			    "-i '%s' -o '%s'", juno, path);
-			if (!run_trace_cmd(cmd, "/dev/null"))
-				fail_msg("trace-cmd %s failed", cmd);
-		} else if (!cases[i].synth) {
+		}
+		if (cases[i].src == JUNO_DAT) {
+			is_tmp_src = false;
+		} else if (cases[i].src == DW_DAT) {
 			struct dw w;
 
+			tmp_path(src, sizeof(src), "pages-src");
 			dw_build(&w, "Linux juno 5.10.0-ucval #1 SMP PREEMPT aarch64");
-			write_file(path, w.p, w.len);
+			write_file(src, w.p, w.len);
 			free(w.p);
 		} else {
-			fmt(cmd, sizeof(cmd), "'%s' synth -q -o '%s' %s", ucval, path,
+			tmp_path(src, sizeof(src), "pages-src");
+			fmt(cmd, sizeof(cmd), "'%s' synth -q -o '%s' %s", ucval, src,
 			    cases[i].synth);
 			assert_int_equal(system(cmd), 0);
 		}
+		fmt(path, sizeof(path), "%s", src);
+		if (cases[i].convert) {
+			tmp_path(path, sizeof(path), "pages");
+			fmt(cmd, sizeof(cmd), "convert %s -i '%s' -o '%s'", cases[i].convert, src,
+			    path);
+			if (!run_trace_cmd(cmd, "/dev/null"))
+				fail_msg("trace-cmd %s failed", cmd);
+		}
 		if (compare_paths(path, cases[i].what) < cases[i].min_events)
 			fail_msg("%s: fewer than %llu events", cases[i].what, cases[i].min_events);
-		if (is_tmp)
+		if (!is_dat_pages(path, AN_DAT_PAGES) || is_dat_pages(path, AN_DAT_LIBTRACECMD))
+			fail_msg("%s: datpages.c does not read it, or the library path does not",
+				 cases[i].what);
+		if (cases[i].convert)
 			unlink(path);
+		if (is_tmp_src)
+			unlink(src);
 	}
 }
 
 static unsigned char *slurp(const char *path, size_t *len);
+
+/*
+ * test_dat_bad_page_later()'s file @path (the bad page at @at, @n events
+ * before it) compressed: datpages.c inflates the chunk and refuses the page
+ * there, after the same events, at libtracecmd's number for it (CPU 0's
+ * pages from one page in). Regression: before datpages.c read compressed
+ * data, libtracecmd's path read the chunk, said "bad page read" on stderr
+ * and ended CPU 0 there: the analysis went on without its later events.
+ */
+static void bad_page_compressed(const char *path, size_t at, unsigned long long n)
+{
+	char out[512], args[1536];
+	struct an_datcheck chk;
+	unsigned long long got = 0;
+	struct an_reader *r;
+	struct an_event ev;
+	struct an_diag d;
+	int rc;
+
+	assert_int_equal(an_datcheck_run(path, true, &chk, &d), 0);
+	assert_true(chk.nr_ranges > 0 && chk.ranges[0].cpu == 0 && chk.ranges[0].off < at);
+	tmp_path(out, sizeof(out), "badpage-zstd");
+	fmt(args, sizeof(args), "convert --file-version 7 --compression zstd -i '%s' -o '%s'",
+	    path, out);
+	if (!run_trace_cmd(args, "/dev/null"))
+		fail_msg("trace-cmd %s failed", args);
+	assert_int_equal(an_reader_open(out, &r, &d), 0);
+	assert_true(an_reader_info(r)->is_dat_pages);
+	while ((rc = an_reader_next(r, &ev, &d)) > 0)
+		got++;
+	assert_int_equal(rc, AN_E_CORRUPT);
+	assert_string_equal(d.message, "ring-buffer page larger than a page");
+	assert_int_equal(d.offset, at - chk.ranges[0].off + chk.page_size);
+	assert_int_equal(got, n);
+	an_reader_close(r);
+	an_datcheck_free(&chk);
+	unlink(out);
+}
 
 /*
  * A damaged page after good ones: libtracecmd's path refuses the file at
@@ -1010,6 +1086,8 @@ static void test_dat_bad_page_later(void **state)
 	assert_int_equal(d.offset, at);
 	assert_true(n > 15000);
 	an_reader_close(r);
+	if (have_trace_cmd())
+		bad_page_compressed(path, at, n);
 	unlink(path);
 }
 
