@@ -48,6 +48,12 @@ enum {
 /* Private but exported by libtracecmd 1.3 (trace-cmd-private.h). */
 bool tracecmd_compress_is_supported(const char *name, const char *version);
 
+/* Bytes [@off, @end) of the file. */
+struct meta {
+	uint64_t off;
+	uint64_t end;
+};
+
 struct dat {
 	struct an_datfile f;
 	bool has_top;		/* v7: the top instance's BUFFER option was seen */
@@ -66,7 +72,21 @@ struct dat {
 	bool is_mem_blanked;	/* a format of the section in memory was emptied */
 	bool is_opts_plain;	/* v7: the options section being walked is not compressed */
 	bool is_chunk_odd;	/* a compressed chunk datpages.c does not take */
+	struct meta *meta;	/* what libtracecmd reads when it opens the headers */
+	size_t nr_meta, alloc_meta;
 };
+
+/*
+ * Bytes libtracecmd reads as metadata when it opens only the headers
+ * (tracecmd_open_head()): the copy of an_datcheck_copy() keeps them.
+ */
+static int note_meta(struct dat *t, uint64_t off, uint64_t len)
+{
+	if (AN_VEC_GROW(t->meta, t->nr_meta + 1, t->alloc_meta))
+		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+	t->meta[t->nr_meta++] = (struct meta){ off, len > UINT64_MAX - off ? UINT64_MAX : off + len };
+	return 0;
+}
 
 /* @a + @b, or UINT64_MAX when that does not fit (counts from the file). */
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -409,6 +429,9 @@ static int check_section_ref(struct dat *t, struct mem *m, unsigned int id)
 	if (an_datfile_num(&t->f, hdr, 2) != id)
 		return corrupt(t, off, "section of another kind than its option");
 	size = an_datfile_num(&t->f, hdr + 8, 8);
+	err = note_meta(t, off, DAT_SECTION_HDR + size);
+	if (err)
+		return err;
 	if (an_datfile_num(&t->f, hdr + 2, 2) & DAT_SEC_COMPRESSED) {
 		err = an_datfile_load(&t->f, off + DAT_SECTION_HDR, size, true, &data, &len);
 		if (err)
@@ -632,7 +655,7 @@ static int walk_v6(struct dat *t)
 		if (err)
 			return err;
 	}
-	return 0;
+	return note_meta(t, 0, t->f.cur.off);
 }
 
 /*
@@ -653,6 +676,10 @@ static int walk_strings(struct dat *t, uint64_t off)
 		if (err)
 			return err;
 		size = an_datfile_num(&t->f, hdr + 8, 8);
+		err = note_meta(t, off, DAT_SECTION_HDR +
+				(an_datfile_num(&t->f, hdr, 2) == OPT_STRINGS ? size : 0));
+		if (err)
+			return err;
 		if (an_datfile_num(&t->f, hdr, 2) == OPT_STRINGS) {
 			claimed = size;
 			if (an_datfile_num(&t->f, hdr + 2, 2) & DAT_SEC_COMPRESSED) {
@@ -687,6 +714,8 @@ static int walk_v7(struct dat *t)
 	if (!err)
 		err = an_datfile_rd_num(&t->f, 8, &next, "truncated header");
 	if (!err)
+		err = note_meta(t, 0, t->f.cur.off);
+	if (!err)
 		err = walk_strings(t, t->f.cur.off);
 	if (err)
 		return err;
@@ -713,6 +742,8 @@ static int walk_v7(struct dat *t)
 		err = an_datfile_pread(&t->f, off, hdr, sizeof(hdr), "options section outside the file");
 		if (!err && an_datfile_num(&t->f, hdr, 2) != OPT_DONE)
 			err = corrupt(t, off, "not an options section");
+		if (!err)
+			err = note_meta(t, off, DAT_SECTION_HDR + an_datfile_num(&t->f, hdr + 8, 8));
 		if (!err)
 			err = an_datfile_load(&t->f, off + DAT_SECTION_HDR, an_datfile_num(&t->f, hdr + 8, 8),
 					      an_datfile_num(&t->f, hdr + 2, 2) & DAT_SEC_COMPRESSED,
@@ -977,6 +1008,24 @@ static int check_edits(struct dat *t)
 	return 0;
 }
 
+/*
+ * The CPU data libtracecmd does not read when datpages.c reads it: those of
+ * @t's ranges that no metadata overlaps (in a damaged file some may).
+ */
+static void mark_unread(struct dat *t)
+{
+	struct an_datcheck *o = t->out;
+
+	for (size_t i = 0; o->use_pages && i < o->nr_ranges; i++) {
+		struct an_datcheck_range *r = &o->ranges[i];
+
+		r->is_lib_unread = true;
+		for (size_t k = 0; k < t->nr_meta && r->is_lib_unread; k++)
+			if (t->meta[k].off < r->off + r->size && r->off < t->meta[k].end)
+				r->is_lib_unread = false;
+	}
+}
+
 /**
  * an_datcheck_is_magic() - whether @buf starts like a trace.dat
  * @buf: first bytes of a file
@@ -1078,9 +1127,12 @@ int an_datcheck_run(const char *path, bool want_pages, struct an_datcheck *out,
 		err = check_edits(&t);
 	if (!err)
 		err = find_unplaced(&t);
+	if (!err)
+		mark_unread(&t);
 
 out_close:
 	free(t.stats);
+	free(t.meta);
 	close(t.f.fd);
 	return err;
 }
@@ -1110,7 +1162,7 @@ int an_datcheck_copy(const char *path, const struct an_datcheck *chk, int *fd,
 		     struct an_diag *d)
 {
 	int src = open(path, O_RDONLY | O_CLOEXEC), dst = -1, err = 0;
-	uint64_t end = chk->file_size;
+	uint64_t end = chk->file_size, done = 0;
 
 	*fd = -1;
 	if (src < 0)
@@ -1119,11 +1171,21 @@ int an_datcheck_copy(const char *path, const struct an_datcheck *chk, int *fd,
 	if (dst < 0 || ftruncate(dst, (off_t)chk->file_size) < 0)
 		err = -errno;
 	/*
-	 * All of it: a CPU range of a damaged file may overlap what
-	 * libtracecmd reads as headers (make check's fuzz run found one).
+	 * All but the CPU data libtracecmd will not read: a CPU range of a
+	 * damaged file may overlap what it reads as headers (make check's
+	 * fuzz run found one), mark_unread() keeps those.
 	 */
-	if (!err)
-		err = copy_range(src, dst, 0, chk->file_size);
+	for (size_t i = 0; !err && i <= chk->nr_ranges; i++) {
+		const struct an_datcheck_range *r = i < chk->nr_ranges ? &chk->ranges[i] : NULL;
+		uint64_t hole = r ? r->off : chk->file_size;
+
+		if (r && !r->is_lib_unread)
+			continue;
+		if (hole > done)
+			err = copy_range(src, dst, done, hole - done);
+		if (r && r->off + r->size > done)
+			done = r->off + r->size;
+	}
 	for (size_t i = 0; !err && i < chk->nr_edits; i++) {
 		const struct an_datcheck_edit *e = &chk->edits[i];
 		unsigned char ptr[8];

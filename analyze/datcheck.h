@@ -36,6 +36,8 @@
  * @size: bytes (never 0: empty CPUs are not listed)
  * @is_compressed: a v7 compressed section (chunks)
  * @raw_size: compressed: bytes of its chunks once inflated (pages)
+ * @is_lib_unread: with use_pages, libtracecmd reads none of its bytes (it
+ *		   opens only the headers): an_datcheck_copy() leaves it out
  */
 struct an_datcheck_range {
 	int cpu;
@@ -43,6 +45,7 @@ struct an_datcheck_range {
 	uint64_t size;
 	bool is_compressed;
 	uint64_t raw_size;
+	bool is_lib_unread;
 };
 
 /**
@@ -155,7 +158,8 @@ int an_datcheck_run(const char *path, bool want_pages, struct an_datcheck *out,
 /**
  * an_datcheck_copy() - a copy of trace.dat @path with @chk's edits, for
  * libtracecmd to read instead (an anonymous memory file of the file's size,
- * plus the appended sections)
+ * plus the appended sections). The CPU data libtracecmd does not read
+ * (is_lib_unread) is left a hole: it takes no memory and reads as zeroes.
  * @path: the file an_datcheck_run() checked
  * @chk: its result, with edits
  * @fd: the copy, to close() by the caller; read it as /proc/self/fd/N

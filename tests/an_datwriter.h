@@ -353,6 +353,8 @@ static inline void dw_page_kinds(struct dw *w)
  * @cpustat: CPUSTAT option texts, NULL-terminated; NULL for none
  * @dma_format: an event format text for a "dma" system (dw_fmt_sizeof), or
  *		NULL for none
+ * @nr_pages1: CPU 1's page this many times (0 or 1: once; the later ones
+ *	       without lost events)
  */
 struct dw_spec {
 	const char *uname;
@@ -361,6 +363,7 @@ struct dw_spec {
 	bool is_lost1_unknown;
 	const char *const *cpustat;
 	const char *dma_format;
+	unsigned int nr_pages1;
 };
 
 static inline void dw_option(struct dw *w, unsigned int id, const char *text)
@@ -427,8 +430,13 @@ static inline void dw_build_spec(struct dw *w, const struct dw_spec *spec)
 	data = w->len;
 	dw_page(w, dw_page_cpu0, 0);
 	dw_page_lost(w, spec->fill1, spec->lost1, spec->is_lost1_unknown);
+	for (unsigned int k = 1; k < spec->nr_pages1; k++)
+		dw_page_lost(w, spec->fill1, 0, false);
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
-		uint64_t v[2] = { data + cpu * DW_PAGE, DW_PAGE };
+		uint64_t v[2] = {
+			data + cpu * DW_PAGE,
+			cpu && spec->nr_pages1 > 1 ? spec->nr_pages1 * DW_PAGE : DW_PAGE,
+		};
 
 		for (unsigned int k = 0; k < 2; k++)
 			for (unsigned int i = 0; i < 8; i++)

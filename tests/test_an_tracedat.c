@@ -405,6 +405,98 @@ static void test_dat_blanked_format(void **state)
 	unlink(v6);
 }
 
+/* Bytes the memory file libtracecmd reads holds (its memfd, by name), or -1. */
+static long long copy_bytes(void)
+{
+	char link[64], target[256];
+	long long bytes = -1;
+
+	for (int fd = 0; fd < 1024; fd++) {
+		struct stat st;
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (strstr(target, "memfd:ucval-trace.dat") && !fstat(fd, &st))
+			bytes = (long long)st.st_blocks * 512;
+	}
+	return bytes;
+}
+
+/*
+ * The copy made for emptied formats holds what libtracecmd reads: with
+ * datpages.c reading the CPU data, the headers alone (8 MB of pages are
+ * left a hole), plain or compressed; on libtracecmd's path, all of it.
+ * Regression: the copy took the file's size in memory whatever the path.
+ */
+static void test_dat_blanked_copy_size(void **state)
+{
+	static const struct {
+		const char *name;
+		const char *convert;	/* trace-cmd convert options, or NULL */
+		enum an_dat_reader how;
+		long long min_bytes, max_bytes;
+	} rows[] = {
+		{ "v6, datpages", NULL, AN_DAT_PAGES, 4096, 256 << 10 },
+		{ "v6, libtracecmd", NULL, AN_DAT_LIBTRACECMD, 8 << 20, 10 << 20 },
+		{ "v7 zstd, datpages", "--file-version 7 --compression zstd", AN_DAT_PAGES,
+		  4096, 256 << 10 },
+	};
+	const struct dw_spec spec = {
+		.fill1 = dw_page_cpu1, .dma_format = dw_fmt_sizeof, .nr_pages1 = 2048,
+	};
+	char v6[512], conv[512], args[1536];
+	struct dw w;
+
+	(void)state;
+	dw_build_spec(&w, &spec);
+	tmp_path(v6, sizeof(v6), "blanked-big");
+	write_file(v6, w.p, w.len);
+	free(w.p);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		const char *path = v6;
+		struct an_reader *r;
+		struct an_event ev;
+		struct an_diag d;
+		unsigned long long n = 0;
+		long long bytes;
+		int rc;
+
+		if (rows[i].convert) {
+			if (!have_trace_cmd()) {
+				printf("# skip %s: no trace-cmd to convert with\n", rows[i].name);
+				continue;
+			}
+			tmp_path(conv, sizeof(conv), "blanked-big-conv");
+			fmt(args, sizeof(args), "convert %s -i '%s' -o '%s'", rows[i].convert, v6,
+			    conv);
+			if (!run_trace_cmd(args, "/dev/null"))
+				fail_msg("trace-cmd %s failed", args);
+			path = conv;
+		}
+		an_reader_set_dat_reader(rows[i].how);
+		assert_int_equal(an_reader_open(path, &r, &d), 0);
+		an_reader_set_dat_reader(AN_DAT_PAGES);
+		assert_int_equal(an_reader_info(r)->nr_formats_blanked, 1);
+		bytes = copy_bytes();
+		printf("# %s: the copy holds %lld kB\n", rows[i].name, bytes >> 10);
+		if (bytes < rows[i].min_bytes || bytes > rows[i].max_bytes)
+			fail_msg("%s: the copy holds %lld bytes, want %lld to %lld", rows[i].name,
+				 bytes, rows[i].min_bytes, rows[i].max_bytes);
+		while ((rc = an_reader_next(r, &ev, &d)) != 0)
+			n += rc > 0;
+		assert_int_equal(n, 8 + 2 * 2048);	/* CPU 0: 8 and a bad record; CPU 1: 2 a page */
+		an_reader_close(r);
+		assert_int_equal(copy_bytes(), -1);
+		if (rows[i].convert)
+			unlink(conv);
+	}
+	unlink(v6);
+}
+
 /*
  * A format without a newline whose print format can be emptied: its name
  * for the note was looked for with strcspn() past the text, which has no
@@ -1541,6 +1633,7 @@ int main(void)
 		cmocka_unit_test(test_dat_blanked_no_newline),
 		cmocka_unit_test(test_dat_memory),
 		cmocka_unit_test(test_dat_reads_per_event),
+		cmocka_unit_test(test_dat_blanked_copy_size),
 		cmocka_unit_test(test_dat_unplaced_losses),
 		cmocka_unit_test(test_dat_pages_match_library),
 		cmocka_unit_test(test_dat_event_kinds),
