@@ -191,9 +191,46 @@ static bool sizeof_crashes(const char *p, const char *end)
 }
 
 /*
+ * libtraceevent 1.7.1 dereferences NULL when the operand after the ':' of
+ * "c ? a : b" goes on with '.', "->" or '[' ("c ? 1 : z.a", "c ? 1 :
+ * REC->x[1]"; found by make fuzz, a mangled sched_switch); a parenthesised
+ * one is fine. @p is just after the ':'.
+ */
+static bool else_operand_crashes(const char *p, const char *end)
+{
+	size_t n;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end && (*p == '"' || *p == '\'')) {	/* a literal: past its end */
+		char quote = *p++;
+
+		for (; p < end && *p != quote; p++)
+			if (*p == '\\' && p + 1 < end)
+				p++;
+		if (p < end)
+			p++;
+	} else {
+		const char *w = next_word(&p, end, &n);
+
+		if (!n)
+			return false;	/* '(' or an operator: not this case */
+		if (is_word(w, n, "REC") && (size_t)(end - p) >= 2 && !memcmp(p, "->", 2)) {
+			p += 2;
+			next_word(&p, end, &n);
+		}
+	}
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p < end && (*p == '.' || *p == '[' ||
+			   ((size_t)(end - p) >= 2 && !memcmp(p, "->", 2)));
+}
+
+/*
  * The print format is C: outside its string and character literals only
  * these characters appear. libtraceevent's expression parser crashes on
- * some others ('$'), and on some sizeof() (sizeof_crashes()).
+ * some others ('$'), on some sizeof() (sizeof_crashes()) and on some
+ * operands of a condition (else_operand_crashes()).
  */
 static bool print_fmt_chars_ok(const char *p, const char *end)
 {
@@ -213,6 +250,8 @@ static bool print_fmt_chars_ok(const char *p, const char *end)
 			return false;
 		} else if ((size_t)(end - p) >= 6 && !memcmp(p, "sizeof", 6) &&
 			   (p == start || !is_ident(p[-1])) && sizeof_crashes(p + 6, end)) {
+			return false;
+		} else if (*p == ':' && else_operand_crashes(p + 1, end)) {
 			return false;
 		} else if (!is_ident(*p) && *p != ' ' && *p != '\t' && *p != '\n' &&
 			   !memchr(ops, *p, sizeof(ops) - 1)) {

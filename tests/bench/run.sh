@@ -9,6 +9,8 @@
 #   synth.dat  `ucval synth`, $BENCH_SYNTH_EVENTS events (default 5 million),
 #              made again each run, its generation timed on its own line
 #   real.dat   (made once) `ucval collect` of `perf bench sched pipe` (root, tracefs, perf)
+#   real-zstd.dat  real.dat as trace-cmd 3.x writes by default (v7, zstd),
+#              converted once with trace-cmd convert
 #   juno       the public Juno trace from $UCVAL_SHARED (small: start-up costs)
 #   many-N.dat four distinct synthetic traces of $BENCH_MANY_EVENTS events
 #              (default 1 million) for -j 1 against -j 2
@@ -118,6 +120,15 @@ if [ ! -s "$WORK/real.dat" ]; then
 fi
 if [ -s "$WORK/real.dat" ]; then
 	bench_dat real "$WORK/real.dat"
+	if [ ! -s "$WORK/real-zstd.dat" ]; then
+		trace-cmd convert --file-version 7 --compression zstd -i "$WORK/real.dat" \
+			-o "$WORK/real-zstd.dat" >/dev/null 2>&1 || rm -f "$WORK/real-zstd.dat"
+	fi
+	if [ -s "$WORK/real-zstd.dat" ]; then
+		bench_dat real-zstd "$WORK/real-zstd.dat"
+	else
+		echo "bench: skipped the compressed recording: trace-cmd convert failed"
+	fi
 else
 	echo "bench: skipped the real recording: needs root, tracefs and perf"
 fi

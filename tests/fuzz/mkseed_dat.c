@@ -53,6 +53,9 @@ int main(int argc, char **argv)
 						.cpustat = stats } },
 		{ "synthetic-v6-sizeof.dat", { .fill1 = dw_page_cpu1, .lost1 = 42,
 					       .dma_format = dw_fmt_sizeof } },
+		/* 12 pages for CPU 1: two chunks once compressed (trace-cmd: 10 a chunk) */
+		{ "synthetic-v6-pages.dat", { .fill1 = dw_page_cpu1, .nr_pages1 = 12,
+					      .dma_format = dw_fmt_sizeof } },
 	};
 	bool is_replay = argc == 3 && !strcmp(argv[2], "--replay");
 	int err = 0;
