@@ -190,40 +190,78 @@ static bool sizeof_crashes(const char *p, const char *end)
 	return is_word(w, n, "long");
 }
 
+static const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* Past the string or character literal that starts at @p. */
+static const char *past_literal(const char *p, const char *end)
+{
+	char quote = *p++;
+
+	for (; p < end && *p != quote; p++)
+		if (*p == '\\' && p + 1 < end)
+			p++;
+	return p < end ? p + 1 : end;
+}
+
+/* Past the parenthesis that opens at @p and what it holds. */
+static const char *past_group(const char *p, const char *end)
+{
+	unsigned int depth = 0;
+
+	while (p < end) {
+		if (*p == '"' || *p == '\'') {
+			p = past_literal(p, end);
+			continue;
+		}
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && !--depth)
+			return p + 1;
+		p++;
+	}
+	return end;
+}
+
 /*
- * libtraceevent 1.7.1 dereferences NULL when the operand after the ':' of
- * "c ? a : b" goes on with '.', "->" or '[' ("c ? 1 : z.a", "c ? 1 :
- * REC->x[1]"; found by make fuzz, a mangled sched_switch); a parenthesised
- * one is fine. @p is just after the ':'.
+ * libtraceevent 1.7.1 reads NULL when the operand after the ':' of
+ * "c ? a : b" (a literal, a parenthesis, a word or REC->field) is followed
+ * by a token it has no rule for there: '.', "->", '[', ']', '{', '}', ';'
+ * or a lone '='. "c ? 1 : z.a", "c ? 1 : (z);" (found by make fuzz: mangled
+ * sched_switch formats). An operator it knows ("c ? 1 : z * 2") is fine.
+ * @p is just after the ':'.
  */
 static bool else_operand_crashes(const char *p, const char *end)
 {
 	size_t n;
 
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p < end && (*p == '"' || *p == '\'')) {	/* a literal: past its end */
-		char quote = *p++;
-
-		for (; p < end && *p != quote; p++)
-			if (*p == '\\' && p + 1 < end)
-				p++;
-		if (p < end)
-			p++;
+	p = skip_blanks(p, end);
+	if (p < end && (*p == '"' || *p == '\'')) {
+		p = past_literal(p, end);
+	} else if (p < end && *p == '(') {
+		p = past_group(p, end);
 	} else {
 		const char *w = next_word(&p, end, &n);
 
 		if (!n)
-			return false;	/* '(' or an operator: not this case */
+			return false;	/* an operator first: not this case */
 		if (is_word(w, n, "REC") && (size_t)(end - p) >= 2 && !memcmp(p, "->", 2)) {
 			p += 2;
 			next_word(&p, end, &n);
 		}
 	}
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	return p < end && (*p == '.' || *p == '[' ||
-			   ((size_t)(end - p) >= 2 && !memcmp(p, "->", 2)));
+	p = skip_blanks(p, end);
+	if (p == end)
+		return false;
+	if ((size_t)(end - p) >= 2 && !memcmp(p, "->", 2))
+		return true;
+	if (*p == '=')
+		return end - p < 2 || p[1] != '=';	/* '=' alone, not "==" */
+	return memchr(".[]{};", *p, 6) != NULL;
 }
 
 /*

@@ -1480,6 +1480,17 @@ static void test_dat_format_expr(void **state)
 		{ "REC->n ? 1 : REC->n[1]", false },
 		{ "REC->n ? 1 : REC->n.a", false },
 		{ "REC->n ? 2 ? 1 : z.a : 3", false },	/* the inner condition */
+		{ "REC->n ? 1 : 0;", false },		/* a mangled sched_switch */
+		{ "REC->n ? 1 : (z);", false },
+		{ "REC->n ? 1 : z ]", false },
+		{ "REC->n ? 1 : z {", false },
+		{ "REC->n ? 1 : z }", false },
+		{ "REC->n ? 1 : z = 1", false },
+		{ "REC->n ? 1 : \"s\";", false },
+		{ "REC->n ? 1 : z == 1", true },
+		{ "REC->n ? 1 : z * 2;", true },	/* past an operator it knows */
+		{ "REC->n ? 1 : (z) + 1", true },
+		{ "REC->n ? 1 : z, 2", true },
 		{ "REC->n ? 1 : (z.a)", true },
 		{ "REC->n ? z.a : 1", true },
 		{ "REC->n ? 1 : z * 2", true },
@@ -1608,6 +1619,9 @@ static const struct regression {
 	  "\"fmt:C->\": libtraceevent read NULL at open (make fuzz); its print format is "
 	  "now emptied; its CPU data overlaps the formats, which libtracecmd's path refuses "
 	  "at open", 1, AN_E_CORRUPT },
+	{ "tracedat-v7-zstd-cond-operand.dat",
+	  "the same in a compressed section, \"c ? a : 0;\": a ';' after the operand made "
+	  "libtraceevent read NULL too (make fuzz); its print format is now emptied", 1, 0 },
 };
 
 static void test_dat_fuzz_regressions(void **state)
