@@ -45,9 +45,6 @@ enum {
 	OPT_PRINTK, OPT_CMDLINES, OPT_BUFFER_TEXT,
 };
 
-/* Private but exported by libtracecmd 1.3 (trace-cmd-private.h). */
-bool tracecmd_compress_is_supported(const char *name, const char *version);
-
 /* Bytes [@off, @end) of the file. */
 struct meta {
 	uint64_t off;

@@ -14,16 +14,6 @@
 #define DATFILE_COMPRESS_HDR 8		/* compressed size u32, raw size u32 */
 #define DATFILE_TAG_MAX 16		/* longest fixed tag read */
 
-/* Private but exported by libtracecmd 1.3 (trace-cmd-private.h). */
-struct tracecmd_compression;
-struct tracecmd_msg_handle;
-struct tracecmd_compression *tracecmd_compress_alloc(const char *name, const char *version,
-						     int fd, struct tep_handle *tep,
-						     struct tracecmd_msg_handle *msg_handle);
-void tracecmd_compress_destroy(struct tracecmd_compression *handle);
-int tracecmd_uncompress_block(struct tracecmd_compression *handle);
-int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst, int len);
-
 /**
  * an_datfile_num() - number of @n bytes (1..8) at @p in the file's byte order
  * @f: file

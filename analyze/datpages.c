@@ -60,16 +60,6 @@ struct walk {
 	int lost;			/* lost events before the page, -1: some, unknown */
 };
 
-/* Private but exported by libtracecmd 1.3 (trace-cmd-private.h). */
-struct tracecmd_compression;
-struct tracecmd_msg_handle;
-struct tracecmd_compression *tracecmd_compress_alloc(const char *name, const char *version,
-						     int fd, struct tep_handle *tep,
-						     struct tracecmd_msg_handle *msg_handle);
-void tracecmd_compress_destroy(struct tracecmd_compression *handle);
-int tracecmd_uncompress_block(struct tracecmd_compression *handle);
-int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst, int len);
-
 /* One CPU's data. */
 struct dp_cpu {
 	struct kbuffer *kbuf;
