@@ -274,6 +274,7 @@ static bool print_fmt_chars_ok(const char *p, const char *end)
 {
 	const char *start = p;
 	static const char ops[] = "(),.[]{}&|^~!?:;+-*/%<>=";
+	unsigned int nr_cond = 0;	/* '?' whose ':' is still to come */
 	char quote = 0;
 
 	for (; p < end; p++) {
@@ -289,8 +290,12 @@ static bool print_fmt_chars_ok(const char *p, const char *end)
 		} else if ((size_t)(end - p) >= 6 && !memcmp(p, "sizeof", 6) &&
 			   (p == start || !is_ident(p[-1])) && sizeof_crashes(p + 6, end)) {
 			return false;
-		} else if (*p == ':' && else_operand_crashes(p + 1, end)) {
-			return false;
+		} else if (*p == '?') {
+			nr_cond++;
+		} else if (*p == ':' && nr_cond) {	/* not a "case N:" label */
+			nr_cond--;
+			if (else_operand_crashes(p + 1, end))
+				return false;
 		} else if (!is_ident(*p) && *p != ' ' && *p != '\t' && *p != '\n' &&
 			   !memchr(ops, *p, sizeof(ops) - 1)) {
 			return false;

@@ -160,6 +160,11 @@ static void test_dat_juno(void **state)
 	assert_int_equal(info->nr_errors, 0);
 	assert_int_equal(info->nr_lost + info->nr_lost_unknown, 0);
 	assert_int_equal(info->nr_unknown, 364);	/* sched_load_se */
+	/*
+	 * Regression: its xhci events' "case 3: s = ..." labels were taken for a
+	 * condition's ':' (else_operand_crashes()), five formats emptied.
+	 */
+	assert_int_equal(info->nr_formats_blanked, 0);
 	an_reader_close(r);
 }
 
@@ -1491,6 +1496,9 @@ static void test_dat_format_expr(void **state)
 		{ "REC->n ? 1 : z * 2;", true },	/* past an operator it knows */
 		{ "REC->n ? 1 : (z) + 1", true },
 		{ "REC->n ? 1 : z, 2", true },
+		/* a switch in a statement expression (Linux's xhci events): labels */
+		{ "({ char *s; switch (REC->n) { case 3: s = \"a\"; break; default: s = \"b\"; } "
+		  "s; })", true },
 		{ "REC->n ? 1 : (z.a)", true },
 		{ "REC->n ? z.a : 1", true },
 		{ "REC->n ? 1 : z * 2", true },
