@@ -790,13 +790,15 @@ static int check_pages_mem(struct dat *t, const unsigned char *buf, size_t len, 
 
 /*
  * One CPU's data. Plain: page aligned (libtracecmd mmaps it), every page
- * header sane. Compressed: the chunk table fits, the first chunk inflates
- * and its pages are sane (libtracecmd loads them at open; later chunks fail
- * only the reading, cleanly).
+ * header sane. Compressed: the chunk table fits, and its sizes are noted
+ * for datpages.c. Unless @is_align_only (datpages.c reads the pages and
+ * checks each as it loads it), every chunk inflates and its pages are sane:
+ * libtracecmd, given a bad page in a chunk, says "bad page read" on stderr
+ * and ends the CPU there, and the analysis would go on without the rest.
  */
 static int check_cpu(struct dat *t, struct an_datcheck_range *c, bool is_align_only)
 {
-	uint64_t p, count, end = c->off + c->size, len, first_zsize = 0, raw;
+	uint64_t p, count, end = c->off + c->size, len, raw;
 	unsigned char hdr[DAT_PAGE_HDR], *chunk;
 	int err;
 
@@ -824,8 +826,9 @@ static int check_cpu(struct dat *t, struct an_datcheck_range *c, bool is_align_o
 		return err;
 	count = an_datfile_num(&t->f, hdr, 4);
 	p = c->off + 4;
+	c->raw_size = 0;
 	for (uint64_t i = 0; i < count; i++) {
-		uint64_t zsize;
+		uint64_t zsize, at = p;
 
 		if (end - p < DAT_COMPRESS_HDR)
 			return corrupt(t, p, "chunk table larger than the CPU data");
@@ -834,8 +837,6 @@ static int check_cpu(struct dat *t, struct an_datcheck_range *c, bool is_align_o
 			return err;
 		zsize = an_datfile_num(&t->f, hdr, 4);
 		raw = an_datfile_num(&t->f, hdr + 4, 4);
-		if (!i)
-			first_zsize = zsize;
 		p += DAT_COMPRESS_HDR;
 		if (zsize > end - p || raw > AN_DATFILE_SECTION_MAX)
 			return corrupt(t, p, "chunk larger than the CPU data");
@@ -846,15 +847,16 @@ static int check_cpu(struct dat *t, struct an_datcheck_range *c, bool is_align_o
 		if (raw > t->out->max_chunk)
 			t->out->max_chunk = raw;
 		c->raw_size += raw;
+		if (is_align_only)
+			continue;
+		err = an_datfile_load(&t->f, at, DAT_COMPRESS_HDR + zsize, true, &chunk, &len);
+		if (!err)
+			err = check_pages_mem(t, chunk, (size_t)len, i ? at : c->off);
+		free(chunk);
+		if (err)
+			return err;
 	}
-	if (!count)
-		return 0;
-	err = an_datfile_load(&t->f, c->off + 4, DAT_COMPRESS_HDR + first_zsize, true, &chunk, &len);
-	if (err)
-		return err;
-	err = check_pages_mem(t, chunk, (size_t)len, c->off);
-	free(chunk);
-	return err;
+	return 0;
 }
 
 /* @n bytes at @off, or false (outside the file, read error): no diagnostic. */
@@ -1114,11 +1116,10 @@ int an_datcheck_run(const char *path, bool want_pages, struct an_datcheck *out,
 	for (size_t i = 0; !err && i < out->nr_ranges; i++)
 		err = check_cpu(&t, &out->ranges[i], out->use_pages);
 	if (!err && out->use_pages && !chunks_suit_pages(&t)) {
-		/* libtracecmd reads it all: every plain page is checked for it */
+		/* libtracecmd reads it all: every page is checked for it */
 		out->use_pages = false;
 		for (size_t i = 0; !err && i < out->nr_ranges; i++)
-			if (!out->ranges[i].is_compressed)
-				err = check_cpu(&t, &out->ranges[i], false);
+			err = check_cpu(&t, &out->ranges[i], false);
 	}
 	if (!err)
 		err = check_edits(&t);
@@ -1130,6 +1131,7 @@ int an_datcheck_run(const char *path, bool want_pages, struct an_datcheck *out,
 out_close:
 	free(t.stats);
 	free(t.meta);
+	an_datfile_release(&t.f);
 	close(t.f.fd);
 	return err;
 }

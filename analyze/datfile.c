@@ -204,24 +204,32 @@ int an_datfile_expect(struct an_datfile *f, const char *tag, size_t len)
 	return err;
 }
 
+void an_datfile_release(struct an_datfile *f)
+{
+	tracecmd_compress_destroy(f->comp);
+	f->comp = NULL;
+	if (f->tep)
+		tep_free(f->tep);
+	f->tep = NULL;
+}
+
 /* Uncompress the block at @off ("u32 zsize, u32 size, data") into @dst. */
 static int uncompress(struct an_datfile *f, uint64_t off, unsigned char *dst, uint64_t raw)
 {
-	struct tracecmd_compression *comp = NULL;
-	struct tep_handle *tep = tep_alloc();
-	int err = 0;
-
-	if (!tep)
-		return an_diag_fail(f->d, -ENOMEM, "out of memory");
-	tep_set_file_bigendian(tep, f->is_big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	comp = tracecmd_compress_alloc(f->comp_name, f->comp_version, f->fd, tep, NULL);
-	if (!comp || lseek(f->fd, (off_t)off, SEEK_SET) < 0 ||
-	    tracecmd_uncompress_block(comp) < 0 ||
-	    tracecmd_compress_buffer_read(comp, (char *)dst, (int)raw) != (int)raw)
-		err = an_datfile_corrupt(f, off, "cannot uncompress section");
-	tracecmd_compress_destroy(comp);
-	tep_free(tep);
-	return err;
+	if (!f->tep) {
+		f->tep = tep_alloc();
+		if (!f->tep)
+			return an_diag_fail(f->d, -ENOMEM, "out of memory");
+		tep_set_file_bigendian(f->tep, f->is_big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	}
+	if (!f->comp)
+		f->comp = tracecmd_compress_alloc(f->comp_name, f->comp_version, f->fd, f->tep,
+						  NULL);
+	if (!f->comp || lseek(f->fd, (off_t)off, SEEK_SET) < 0 ||
+	    tracecmd_uncompress_block(f->comp) < 0 ||
+	    tracecmd_compress_buffer_read(f->comp, (char *)dst, (int)raw) != (int)raw)
+		return an_datfile_corrupt(f, off, "cannot uncompress section");
+	return 0;
 }
 
 /**

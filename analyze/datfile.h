@@ -56,6 +56,9 @@ struct an_datfile_cursor {
  * @comp_version: its version
  * @cur: sequential read cursor
  * @d: diagnostic filled on every failure
+ * @comp: the decompressor, made at the first compressed block; with @tep,
+ *	  freed by an_datfile_release()
+ * @tep: the byte order it reads block headers in
  */
 struct an_datfile {
 	int fd;
@@ -65,7 +68,15 @@ struct an_datfile {
 	char comp_version[AN_DATFILE_STR_MAX];
 	struct an_datfile_cursor cur;
 	struct an_diag *d;
+	struct tracecmd_compression *comp;
+	struct tep_handle *tep;
 };
+
+/**
+ * an_datfile_release() - free @f's decompressor (the file stays open)
+ * @f: file
+ */
+void an_datfile_release(struct an_datfile *f);
 
 /**
  * an_datfile_num() - number of @n bytes (1..8) at @p in the file's byte order

@@ -864,7 +864,8 @@ static void test_dat_reads_per_event(void **state)
 		}
 		printf("# %s: %llu events, %lld read calls\n", rows[i].name, n,
 		       read_syscalls() - before);
-		if (read_syscalls() - before > (long long)n / 8)
+		/* a few reads of the sanitizer's own on top (ASan: 31 for 209 events) */
+		if (read_syscalls() - before > (long long)n / 8 + 64)
 			fail_msg("%s: %lld read calls for %llu events", rows[i].name,
 				 read_syscalls() - before, n);
 		assert_true(n >= (rows[i].is_blanked ? 200 : 20000));
@@ -1103,9 +1104,10 @@ static unsigned char *slurp(const char *path, size_t *len);
  * test_dat_bad_page_later()'s file @path (the bad page at @at, @n events
  * before it) compressed: datpages.c inflates the chunk and refuses the page
  * there, after the same events, at libtracecmd's number for it (CPU 0's
- * pages from one page in). Regression: before datpages.c read compressed
- * data, libtracecmd's path read the chunk, said "bad page read" on stderr
- * and ended CPU 0 there: the analysis went on without its later events.
+ * pages from one page in); libtracecmd's path refuses the file at open.
+ * Regression: libtracecmd's path (the only one for compressed data then)
+ * read the chunk, said "bad page read" on stderr and ended CPU 0 there: the
+ * analysis went on without its later events.
  */
 static void bad_page_compressed(const char *path, size_t at, unsigned long long n)
 {
@@ -1133,6 +1135,11 @@ static void bad_page_compressed(const char *path, size_t at, unsigned long long 
 	assert_int_equal(d.offset, at - chk.ranges[0].off + chk.page_size);
 	assert_int_equal(got, n);
 	an_reader_close(r);
+	/* libtracecmd's path: every chunk is inflated and checked at open */
+	an_reader_set_dat_reader(AN_DAT_LIBTRACECMD);
+	assert_int_equal(an_reader_open(out, &r, &d), AN_E_CORRUPT);
+	an_reader_set_dat_reader(AN_DAT_PAGES);
+	assert_string_equal(d.message, "ring-buffer page larger than a page");
 	an_datcheck_free(&chk);
 	unlink(out);
 }
