@@ -64,6 +64,39 @@ static void write_file(const char *path, const void *data, size_t len)
 	assert_int_equal(fclose(fp), 0);
 }
 
+/* The synthetic trace.dat @spec describes, in a new temporary file @path. */
+static void write_spec(const struct dw_spec *spec, const char *tag, char *path, size_t size)
+{
+	struct dw w;
+
+	dw_build_spec(&w, spec);
+	tmp_path(path, size, tag);
+	write_file(path, w.p, w.len);
+	free(w.p);
+}
+
+static void fmt(char *buf, size_t size, const char *format, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * "ucval synth @options" into a new temporary file @path named after @tag;
+ * false, with a skip line, when UCVAL (the ucval binary) is not set.
+ */
+static bool synth_dat(const char *options, const char *tag, char *path, size_t size)
+{
+	const char *ucval = getenv("UCVAL");
+	char cmd[2048];
+
+	if (!ucval) {
+		printf("# skip: UCVAL (the ucval binary, for ucval synth) is not set\n");
+		return false;
+	}
+	tmp_path(path, size, tag);
+	fmt(cmd, sizeof(cmd), "'%s' synth -q -o '%s' %s", ucval, path, options);
+	assert_int_equal(system(cmd), 0);
+	return true;
+}
+
 /* snprintf() that must not cut: the test's paths are short. */
 static void fmt(char *buf, size_t size, const char *format, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -93,6 +126,27 @@ static bool run_trace_cmd(const char *args, const char *out)
 
 	fmt(cmd, sizeof(cmd), "trace-cmd %s > '%s' 2>/dev/null", args, out);
 	return system(cmd) == 0;
+}
+
+/*
+ * @src as "trace-cmd convert @options" writes it, into a new temporary file
+ * @out (@len bytes) named after @tag; false, with a skip line for @what,
+ * when trace-cmd is not installed.
+ */
+static bool convert_dat(const char *src, const char *options, const char *tag,
+			const char *what, char *out, size_t len)
+{
+	char args[2048];
+
+	if (!have_trace_cmd()) {
+		printf("# skip %s: no trace-cmd to convert with\n", what);
+		return false;
+	}
+	tmp_path(out, len, tag);
+	fmt(args, sizeof(args), "convert %s -i '%s' -o '%s'", options, src, out);
+	if (!run_trace_cmd(args, "/dev/null"))
+		fail_msg("trace-cmd %s failed", args);
+	return true;
 }
 
 static void test_dat_juno(void **state)
@@ -382,13 +436,9 @@ static void test_dat_blanked_format(void **state)
 		.fill1 = dw_page_cpu1, .lost1 = 42, .dma_format = dw_fmt_sizeof,
 	};
 	char v6[512], path[1024];
-	struct dw w;
 
 	(void)state;
-	dw_build_spec(&w, &spec);
-	tmp_path(v6, sizeof(v6), "sizeof-v6");
-	write_file(v6, w.p, w.len);
-	free(w.p);
+	write_spec(&spec, "sizeof-v6", v6, sizeof(v6));
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		if (files[i])
 			fmt(path, sizeof(path), "%s/tests/data/%s", an_test_root(), files[i]);
@@ -453,14 +503,10 @@ static void test_dat_blanked_copy_size(void **state)
 	const struct dw_spec spec = {
 		.fill1 = dw_page_cpu1, .dma_format = dw_fmt_sizeof, .nr_pages1 = 2048,
 	};
-	char v6[512], conv[512], args[1536];
-	struct dw w;
+	char v6[512], conv[512];
 
 	(void)state;
-	dw_build_spec(&w, &spec);
-	tmp_path(v6, sizeof(v6), "blanked-big");
-	write_file(v6, w.p, w.len);
-	free(w.p);
+	write_spec(&spec, "blanked-big", v6, sizeof(v6));
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		const char *path = v6;
 		struct an_reader *r;
@@ -471,15 +517,9 @@ static void test_dat_blanked_copy_size(void **state)
 		int rc;
 
 		if (rows[i].convert) {
-			if (!have_trace_cmd()) {
-				printf("# skip %s: no trace-cmd to convert with\n", rows[i].name);
+			if (!convert_dat(v6, rows[i].convert, "blanked-big-conv", rows[i].name,
+					 conv, sizeof(conv)))
 				continue;
-			}
-			tmp_path(conv, sizeof(conv), "blanked-big-conv");
-			fmt(args, sizeof(args), "convert %s -i '%s' -o '%s'", rows[i].convert, v6,
-			    conv);
-			if (!run_trace_cmd(args, "/dev/null"))
-				fail_msg("trace-cmd %s failed", args);
 			path = conv;
 		}
 		an_reader_set_dat_reader(rows[i].how);
@@ -518,14 +558,10 @@ static void test_dat_blanked_no_newline(void **state)
 	struct an_reader *r;
 	struct an_diag d;
 	char path[512];
-	struct dw w;
 	int rc;
 
 	(void)state;
-	dw_build_spec(&w, &spec);
-	tmp_path(path, sizeof(path), "flat");
-	write_file(path, w.p, w.len);
-	free(w.p);
+	write_spec(&spec, "flat", path, sizeof(path));
 	rc = an_reader_open(path, &r, &d);
 	if (!rc) {
 		assert_int_equal(an_reader_info(r)->nr_formats_blanked, 1);
@@ -715,19 +751,12 @@ static void test_dat_memory(void **state)
 		{ AN_DAT_LIBTRACECMD, 5, 64, 4 * 1024 + 512 },	/* several mappings a CPU */
 		{ AN_DAT_PAGES, 0, 0, 1 },			/* pread(), no mapping */
 	};
-	const char *ucval = getenv("UCVAL");
-	char path[512], cmd[1024];
+	char path[512];
 	struct stat st;
 
 	(void)state;
-	if (!ucval) {
-		printf("# skip: UCVAL (the ucval binary, for ucval synth) is not set\n");
+	if (!synth_dat("--seed 5 --cpus 4 --events 4000000", "memory", path, sizeof(path)))
 		return;
-	}
-	tmp_path(path, sizeof(path), "memory");
-	snprintf(cmd, sizeof(cmd), "'%s' synth -q -o '%s' --seed 5 --cpus 4 --events 4000000",
-		 ucval, path);
-	assert_int_equal(system(cmd), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(st.st_size > 120 * 1024 * 1024);
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
@@ -808,30 +837,19 @@ static void test_dat_reads_per_event(void **state)
 		  AN_DAT_LIBTRACECMD },
 		{ "emptied format, libtracecmd (the copy)", NULL, true, AN_DAT_LIBTRACECMD },
 	};
-	const char *ucval = getenv("UCVAL");
-	char synth[512], conv[512], small[512], cmd[1024];
+	char synth[512], conv[512], small[512];
 	const struct dw_spec spec = {
 		.fill1 = fill_many, .dma_format = dw_fmt_sizeof,
 	};
-	struct dw w;
 
 	(void)state;
-	if (!ucval) {
-		printf("# skip: UCVAL (the ucval binary, for ucval synth) is not set\n");
-		return;
-	}
 	if (read_syscalls() < 0) {
 		printf("# skip: /proc/self/io has no syscr (no task I/O accounting)\n");
 		return;
 	}
-	tmp_path(synth, sizeof(synth), "reads-synth");
-	snprintf(cmd, sizeof(cmd), "'%s' synth -q -o '%s' --seed 3 --cpus 4 --events 20000",
-		 ucval, synth);
-	assert_int_equal(system(cmd), 0);
-	dw_build_spec(&w, &spec);
-	tmp_path(small, sizeof(small), "reads-blanked");
-	write_file(small, w.p, w.len);
-	free(w.p);
+	if (!synth_dat("--seed 3 --cpus 4 --events 20000", "reads-synth", synth, sizeof(synth)))
+		return;
+	write_spec(&spec, "reads-blanked", small, sizeof(small));
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		const char *path = rows[i].is_blanked ? small : synth;
 		unsigned long long n = 0;
@@ -842,15 +860,9 @@ static void test_dat_reads_per_event(void **state)
 		int rc;
 
 		if (rows[i].convert) {
-			if (!have_trace_cmd()) {
-				printf("# skip %s: no trace-cmd to convert with\n", rows[i].name);
+			if (!convert_dat(synth, rows[i].convert, "reads-conv", rows[i].name, conv,
+					 sizeof(conv)))
 				continue;
-			}
-			tmp_path(conv, sizeof(conv), "reads-conv");
-			fmt(cmd, sizeof(cmd), "convert %s -i '%s' -o '%s'", rows[i].convert, synth,
-			    conv);
-			if (!run_trace_cmd(cmd, "/dev/null"))
-				fail_msg("trace-cmd %s failed", cmd);
 			path = conv;
 		}
 		an_reader_set_dat_reader(rows[i].how);
@@ -1046,8 +1058,7 @@ static void test_dat_pages_match_library(void **state)
 		{ "synth lost events zstd", SYNTH_DAT,
 		  "--seed 7 --cpus 4 --events 200000 --fault lost-events", zstd, 150000 },
 	};
-	const char *ucval = getenv("UCVAL");
-	char src[1024], path[1024], cmd[2048];
+	char src[1024], path[1024];
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -1055,10 +1066,6 @@ static void test_dat_pages_match_library(void **state)
 
 		if (cases[i].src == JUNO_DAT && !an_test_trace(JUNO, src, sizeof(src)))
 			continue;
-		if (cases[i].src == SYNTH_DAT && !ucval) {
-			printf("# skip %s: UCVAL (the ucval binary) is not set\n", cases[i].what);
-			continue;
-		}
 		if (cases[i].convert && !have_trace_cmd()) {
 			printf("# skip %s: no trace-cmd to convert with\n", cases[i].what);
 			continue;
@@ -1072,20 +1079,12 @@ static void test_dat_pages_match_library(void **state)
 			dw_build(&w, "Linux juno 5.10.0-ucval #1 SMP PREEMPT aarch64");
 			write_file(src, w.p, w.len);
 			free(w.p);
-		} else {
-			tmp_path(src, sizeof(src), "pages-src");
-			fmt(cmd, sizeof(cmd), "'%s' synth -q -o '%s' %s", ucval, src,
-			    cases[i].synth);
-			assert_int_equal(system(cmd), 0);
+		} else if (!synth_dat(cases[i].synth, "pages-src", src, sizeof(src))) {
+			continue;
 		}
 		fmt(path, sizeof(path), "%s", src);
-		if (cases[i].convert) {
-			tmp_path(path, sizeof(path), "pages");
-			fmt(cmd, sizeof(cmd), "convert %s -i '%s' -o '%s'", cases[i].convert, src,
-			    path);
-			if (!run_trace_cmd(cmd, "/dev/null"))
-				fail_msg("trace-cmd %s failed", cmd);
-		}
+		if (cases[i].convert)
+			convert_dat(src, cases[i].convert, "pages", cases[i].what, path, sizeof(path));
 		if (compare_paths(path, cases[i].what) < cases[i].min_events)
 			fail_msg("%s: fewer than %llu events", cases[i].what, cases[i].min_events);
 		if (!is_dat_pages(path, AN_DAT_PAGES) || is_dat_pages(path, AN_DAT_LIBTRACECMD))
@@ -1111,7 +1110,7 @@ static unsigned char *slurp(const char *path, size_t *len);
  */
 static void bad_page_compressed(const char *path, size_t at, unsigned long long n)
 {
-	char out[512], args[1536];
+	char out[512];
 	struct an_datcheck chk;
 	unsigned long long got = 0;
 	struct an_reader *r;
@@ -1121,11 +1120,9 @@ static void bad_page_compressed(const char *path, size_t at, unsigned long long 
 
 	assert_int_equal(an_datcheck_run(path, true, &chk, &d), 0);
 	assert_true(chk.nr_ranges > 0 && chk.ranges[0].cpu == 0 && chk.ranges[0].off < at);
-	tmp_path(out, sizeof(out), "badpage-zstd");
-	fmt(args, sizeof(args), "convert --file-version 7 --compression zstd -i '%s' -o '%s'",
-	    path, out);
-	if (!run_trace_cmd(args, "/dev/null"))
-		fail_msg("trace-cmd %s failed", args);
+	if (!convert_dat(path, "--file-version 7 --compression zstd", "badpage-zstd",
+			 "bad page compressed", out, sizeof(out)))
+		return;
 	assert_int_equal(an_reader_open(out, &r, &d), 0);
 	assert_true(an_reader_info(r)->is_dat_pages);
 	while ((rc = an_reader_next(r, &ev, &d)) > 0)
@@ -1151,8 +1148,7 @@ static void bad_page_compressed(const char *path, size_t at, unsigned long long 
  */
 static void test_dat_bad_page_later(void **state)
 {
-	const char *ucval = getenv("UCVAL");
-	char path[512], cmd[1024];
+	char path[512];
 	unsigned char *buf;
 	size_t len, at;
 	struct an_reader *r;
@@ -1162,14 +1158,9 @@ static void test_dat_bad_page_later(void **state)
 	int rc;
 
 	(void)state;
-	if (!ucval) {
-		printf("# skip: UCVAL (the ucval binary, for ucval synth) is not set\n");
+	if (!synth_dat("--seed 2 --cpus 2 --policies 1 --events 20000", "badpage", path,
+		       sizeof(path)))
 		return;
-	}
-	tmp_path(path, sizeof(path), "badpage");
-	snprintf(cmd, sizeof(cmd), "'%s' synth -q -o '%s' --seed 2 --cpus 2 --policies 1 --events 20000",
-		 ucval, path);
-	assert_int_equal(system(cmd), 0);
 	buf = slurp(path, &len);
 	at = len - 4 * DW_PAGE;			/* a page near the end of CPU 0's data */
 	memcpy(buf + at + 8, "\xf0\xff\x00\x00", 4);	/* its commit: 65520 bytes */
