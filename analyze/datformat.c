@@ -125,6 +125,13 @@ static bool field_declared(const char *text, const char *end, const char *name, 
 	return false;
 }
 
+static const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
 /*
  * libtraceevent folds "a / b" and "a % b" of two non-field atoms while it
  * parses, and divides by zero when b is 0 or a word ("R%C->ret"). A divisor
@@ -132,8 +139,7 @@ static bool field_declared(const char *text, const char *end, const char *name, 
  */
 static bool divisor_ok(const char *p, const char *end)
 {
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
+	p = skip_blanks(p, end);
 	if (p == end)
 		return false;
 	if ((size_t)(end - p) >= 5 && !memcmp(p, "REC->", 5))
@@ -150,8 +156,7 @@ static const char *next_word(const char **p, const char *end, size_t *n)
 {
 	const char *w;
 
-	while (*p < end && (**p == ' ' || **p == '\t'))
-		(*p)++;
+	*p = skip_blanks(*p, end);
 	for (w = *p; *p < end && is_ident(**p); (*p)++)
 		;
 	*n = (size_t)(*p - w);
@@ -175,8 +180,7 @@ static bool sizeof_crashes(const char *p, const char *end)
 	const char *w;
 	size_t n;
 
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
+	p = skip_blanks(p, end);
 	if (p == end || *p++ != '(')
 		return false;
 	w = next_word(&p, end, &n);
@@ -188,13 +192,6 @@ static bool sizeof_crashes(const char *p, const char *end)
 		return false;
 	w = next_word(&p, end, &n);
 	return is_word(w, n, "long");
-}
-
-static const char *skip_blanks(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	return p;
 }
 
 /* Past the string or character literal that starts at @p. */
