@@ -207,8 +207,8 @@ static void legacy_shared(const struct model_su_policy *p, struct model_su_gov *
 	struct model_su_cpu_in stored;
 	struct model_su_util u;
 
-	best->util = 0;
-	best->scale = 1;
+	/* the kernel starts from util 0 of max 1: what no fresh CPU beats */
+	*best = (struct model_su_util){ .util = 0, .scale = 1 };
 	for (j = 0; j < p->nr_cpus; j++) {
 		struct model_su_gov_cpu *c = &g->cpu[j];
 

@@ -728,6 +728,60 @@ static void test_s12_legacy_shared(void **state)
 	assert_int_equal(res.next_freq_khz, 2000000);
 }
 
+/* Fill the stack the next call will use with ones (see the test below). */
+static __attribute__((noinline)) void dirty_stack(void)
+{
+	volatile unsigned char junk[16384];
+
+	memset((void *)junk, 0xff, sizeof(junk));
+	(void)junk[0];
+}
+
+/*
+ * S12 (4.11–4.17): while no CPU of a shared policy beats util 0 (all idle,
+ * or the busy one stale), the kernel asks util 0 of max 1: the lowest OPP.
+ * Regression: the model left the "RT/DL: cpuinfo max" flag of that answer
+ * uninitialized, and whatever the stack held could pick cpuinfo max
+ * (valgrind: a jump on an uninitialised value). The stack is dirtied
+ * before each update, so that the old code picked 2000000 here.
+ */
+static void test_s12_legacy_shared_idle(void **state)
+{
+	static const struct {
+		unsigned int kver;
+		unsigned int util1;		/* cpu1's stored util (cpu0: 0) */
+		unsigned int want_khz[3];	/* after each update */
+	} rows[] = {
+		{ KV(4, 14), 0, { 500000, 500000, 500000 } },	/* both idle */
+		/* cpu1 counts until a frequency update a tick after its own */
+		{ KV(4, 14), 700, { 2000000, 2000000, 500000 } },
+		{ KV(4, 11), 0, { 500000, 500000, 500000 } },
+		{ KV(4, 17), 0, { 500000, 500000, 500000 } },
+	};
+	/* cpu1 at T0, cpu0 20 ms and 40 ms later */
+	static const struct { unsigned int cpu, ms; } steps[3] = { { 1, 0 }, { 0, 20 }, { 0, 40 } };
+
+	(void)state;
+	for (unsigned int i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct model_su_policy p;
+		struct model_su_gov g;
+		struct model_su_result res;
+		struct model_su_cpu_in in[2] = { cin(0), cin(rows[i].util1) };
+
+		mk_a(&p, rows[i].kver, ML);
+		p.rate_limit_us = 10000;
+		model_su_gov_start(&p, &g);
+		for (unsigned int s = 0; s < 3; s++) {
+			dirty_stack();
+			assert_int_equal(model_su_gov_update(&p, &g, steps[s].cpu,
+							     T0 + steps[s].ms * MS, 0, in, &res,
+							     NULL), 0);
+			EXPECT(i, "S12", "evaluated", res.is_evaluated, true);
+			EXPECT(i, "S12", "next kHz", res.next_freq_khz, rows[i].want_khz[s]);
+		}
+	}
+}
+
 /* ---- S11 cache, S19 commit ---- */
 
 static void test_s11_cache(void **state)
@@ -1643,6 +1697,7 @@ int main(void)
 		cmocka_unit_test(test_s12_s14_shared),
 		cmocka_unit_test(test_s13_ratio_khz_boost),
 		cmocka_unit_test(test_s12_legacy_shared),
+		cmocka_unit_test(test_s12_legacy_shared_idle),
 		cmocka_unit_test(test_s11_cache),
 		cmocka_unit_test(test_s19_initial_commit),
 		cmocka_unit_test(test_s15_s16_rate_limit),
