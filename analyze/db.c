@@ -476,6 +476,7 @@ int an_db_open(struct an_db **out, const char *path, struct an_diag *d)
 	struct an_db *db;
 	int err;
 
+	an_diag_clear(d);
 	an_diag_set_file(d, "open database", path);
 	*out = NULL;
 	db = calloc(1, sizeof(*db));
@@ -667,6 +668,7 @@ int an_db_trace_begin(struct an_db *db, const struct an_db_trace *t, int64_t *tr
 {
 	int err;
 
+	an_diag_clear(d);
 	an_diag_set_file(d, "write database", db->path);
 	if (db->trace_id)
 		return an_diag_fail(d, -EBUSY, "a trace is already being written");
@@ -710,6 +712,7 @@ int an_db_trace_open(struct an_db *db, const char *path, const char *options,
 	};
 	int rc, err;
 
+	an_diag_clear(d);
 	an_diag_set_file(d, "write database", db->path);
 	if (db->trace_id)
 		return an_diag_fail(d, -EBUSY, "a trace is already being written");
