@@ -7,7 +7,7 @@ PKGS     := libtracecmd libtracefs libtraceevent sqlite3
 # Debian 12 packages a fresh machine needs for build, tests and demo.
 DEB_PKGS := build-essential pkg-config libtraceevent-dev libtracefs-dev \
 	    libtracecmd-dev libsqlite3-dev libcmocka-dev trace-cmd sqlite3 \
-	    clang libclang-rt-14-dev libxml2-utils python3
+	    clang libclang-rt-14-dev libxml2-utils python3 valgrind
 
 CC       ?= cc
 # V=1 shows the full commands
@@ -45,14 +45,14 @@ TESTS        := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 MODEL_FORBIDDEN := printf fprintf puts fopen open write read malloc calloc realloc free exit abort
 
 .PHONY: all deps check check-unit check-san check-layering demo clean help fuzz bench \
-	check-kernel golden golden-update check-browser
+	check-kernel golden golden-update check-browser check-valgrind
 
 all: ucval
 
 help:
 	@echo "make            build ./ucval"
 	@echo "make deps       install the Debian packages ucval needs (root), or print the command"
-	@echo "make check      all tests, again under ASan+UBSan, then a short fuzz run"
+	@echo "make check      all tests, again under ASan+UBSan and valgrind (memcheck), then a short fuzz run"
 	@echo "make fuzz       fuzz each reader and the replay for FUZZ_SECONDS (default 60); FUZZ_TIMEOUT (30) s on one input is a hang"
 	@echo "make demo       build, run ucval on a bundled example, print the result"
 	@echo "make bench      speed of ucval analyze against trace-cmd report and libtracecmd"
@@ -112,6 +112,7 @@ check: deps
 	$(MAKE) check-layering
 	$(MAKE) check-unit
 	$(MAKE) check-san
+	$(MAKE) check-valgrind
 	$(MAKE) check-tsan
 	$(MAKE) check-fuzz
 
@@ -134,6 +135,13 @@ check-unit: $(TESTS) $(O)/ucval
 check-san:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 		$(MAKE) O=build-san LTO= EXTRA_CFLAGS="$(SAN) -O1" check-unit
+
+# Reads of memory nobody wrote (ASan and UBSan do not see them) under
+# valgrind's memcheck: the model's tests, then ucval on every input kind
+# and report format: tests/valgrind.sh.
+MODEL_TESTS := $(filter $(O)/tests/test_model_%,$(TESTS))
+check-valgrind: $(O)/ucval $(MODEL_TESTS)
+	@sh tests/valgrind.sh $(CURDIR)/$(O)/ucval $(MODEL_TESTS)
 
 # The threads of `ucval analyze` (sha256, streaming, writer, -j) under
 # ThreadSanitizer: tests/tsan.sh.
