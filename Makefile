@@ -52,7 +52,7 @@ all: ucval
 help:
 	@echo "make            build ./ucval"
 	@echo "make deps       install the Debian packages ucval needs (root), or print the command"
-	@echo "make check      all tests, again under ASan+UBSan and valgrind (memcheck), then a short fuzz run"
+	@echo "make check      all tests, again under ASan+UBSan, a short fuzz run, then memcheck (valgrind)"
 	@echo "make fuzz       fuzz each reader and the replay for FUZZ_SECONDS (default 60); FUZZ_TIMEOUT (30) s on one input is a hang"
 	@echo "make demo       build, run ucval on a bundled example, print the result"
 	@echo "make bench      speed of ucval analyze against trace-cmd report and libtracecmd"
@@ -112,9 +112,9 @@ check: deps
 	$(MAKE) check-layering
 	$(MAKE) check-unit
 	$(MAKE) check-san
-	$(MAKE) check-valgrind
 	$(MAKE) check-tsan
 	$(MAKE) check-fuzz
+	$(MAKE) check-valgrind
 
 # Objects of model/ without LTO: nm lists no calls of an LTO object.
 LAYER_OBJS := $(MODEL_SRCS:%.c=$(O)/layering/%.o)
@@ -135,13 +135,6 @@ check-unit: $(TESTS) $(O)/ucval
 check-san:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 		$(MAKE) O=build-san LTO= EXTRA_CFLAGS="$(SAN) -O1" check-unit
-
-# Reads of memory nobody wrote (ASan and UBSan do not see them) under
-# valgrind's memcheck: the model's tests, then ucval on every input kind
-# and report format: tests/valgrind.sh.
-MODEL_TESTS := $(filter $(O)/tests/test_model_%,$(TESTS))
-check-valgrind: $(O)/ucval $(MODEL_TESTS)
-	@sh tests/valgrind.sh $(CURDIR)/$(O)/ucval $(MODEL_TESTS)
 
 # The threads of `ucval analyze` (sha256, streaming, writer, -j) under
 # ThreadSanitizer: tests/tsan.sh.
@@ -275,6 +268,24 @@ fuzz: fuzz-build fuzz-seeds
 
 check-fuzz: fuzz-build fuzz-seeds
 	$(call run-fuzz,$(FUZZ_CHECK_SECONDS))
+
+# Reads of memory nobody wrote (ASan and UBSan do not see them) under
+# valgrind's memcheck (tests/valgrind.sh): the model's tests; the fuzz
+# targets, built plain (tests/fuzz/main_plain.c), over their seeds, the
+# corpus the fuzzers kept and the regression inputs; ucval on every input
+# kind and report format.
+MODEL_TESTS := $(filter $(O)/tests/test_model_%,$(TESTS))
+PLAIN_O     := $(O)/fuzz-plain
+PLAIN_BINS   = $(FUZZ_TARGETS:%=$(PLAIN_O)/fuzz_%)
+$(PLAIN_O)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/main_plain.c $(O)/libucval.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(PKG_CFLAGS) -I. -o $@ $< \
+		tests/fuzz/main_plain.c $(O)/libucval.a $(PKG_LIBS) -lm -lpthread
+
+check-valgrind: $(O)/ucval $(MODEL_TESTS) $(PLAIN_BINS) fuzz-seeds
+	@sh tests/valgrind.sh $(CURDIR)/$(O)/ucval $(CURDIR)/$(PLAIN_O) $(CURDIR)/$(FUZZ_O) \
+		$(MODEL_TESTS)
 
 -include $(shell find $(FUZZ_O) -name '*.d' 2>/dev/null)
 

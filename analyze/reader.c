@@ -146,7 +146,7 @@ out:
 /**
  * an_reader_open() - open a trace file of any supported format
  * @path: file to read
- * @out: the new reader, to be freed with an_reader_close()
+ * @out: the new reader, to be freed with an_reader_close(); NULL on failure
  * @d: diagnostic on failure
  *
  * Return: 0, a negative errno, AN_E_EMPTY, AN_E_FORMAT, AN_E_CORRUPT or
@@ -157,6 +157,7 @@ int an_reader_open(const char *path, struct an_reader **out, struct an_diag *d)
 	struct an_reader *r;
 	int err;
 
+	*out = NULL;
 	an_diag_clear(d);
 	an_diag_set_file(d, "open", path);
 	r = reader_new(path);
@@ -197,6 +198,7 @@ int an_reader_open_stream(FILE *fp, const char *name, struct an_reader **out,
 	struct an_reader *r;
 	int err;
 
+	*out = NULL;
 	an_diag_clear(d);
 	an_diag_set_file(d, "open", name);
 	r = reader_new(name);

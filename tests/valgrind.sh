@@ -1,14 +1,16 @@
 #!/bin/sh
-# tests/valgrind.sh UCVAL TEST... - `make check-valgrind`: what ASan and
-# UBSan cannot see, a read of memory nobody wrote, under valgrind's
-# memcheck. The test programs given (the model's: pure C, fast), then
-# ucval itself on every input kind: synthetic traces (dat and text, v3 and
-# mainline, a fault), the bundled fixtures, the public traces of ../shared,
-# bad input, -j 2, every report format and the model command. Leaks are
-# LSan's business (make check-san); any memcheck report fails the target.
+# tests/valgrind.sh UCVAL PLAIN_DIR FUZZ_DIR TEST... - `make check-valgrind`:
+# what ASan and UBSan cannot see, a read of memory nobody wrote, under
+# valgrind's memcheck. The test programs given (the model's: pure C, fast);
+# each fuzz target built plain in PLAIN_DIR over its seeds and corpus in
+# FUZZ_DIR (and the regression inputs); then ucval itself on every input
+# kind: synthetic traces (dat and text, v3 and mainline, a fault), the
+# bundled fixtures, the public traces of ../shared, bad input, -j 2, every
+# report format and the model command. Leaks are LSan's business (make
+# check-san); any memcheck report fails the target.
 set -u
-UCVAL=$1
-shift
+UCVAL=$1 PLAIN=$2 FUZZ=$3
+shift 3
 if ! command -v valgrind >/dev/null 2>&1; then
 	echo "check-valgrind: skipped: valgrind is not installed (make deps installs it)"
 	exit 0
@@ -45,6 +47,15 @@ for t in "$@"; do
 	[ "$st" -ne 0 ] && [ "$st" -ne 99 ] && cat "$WORK/out" >&2
 	[ "$st" -ne 0 ] && st=99
 	check "$(basename "$t")" "$st"
+done
+
+# One process per target: the inputs run one after the other.
+for bin in "$PLAIN"/fuzz_*; do
+	t=${bin##*/fuzz_}
+	set -- "$FUZZ/seeds/$t" "$FUZZ/corpus/$t"
+	[ "$t" = tracedat ] && set -- "$@" tests/fuzz/regressions
+	$VG "$bin" "$@" >"$WORK/out" 2>"$WORK/err"
+	check "fuzz_$t, $(sed -n 's/.*: \([0-9]*\) inputs$/\1/p' "$WORK/out") inputs" $?
 done
 
 run "synth dat, mainline" synth -q -o "$WORK/a.dat" --events 20000 --seed 31
