@@ -254,10 +254,12 @@ int an_datfile_load(struct an_datfile *f, uint64_t off, uint64_t size, bool is_c
 	err = an_datfile_need(f, off, size, "section larger than the file (truncated?)");
 	if (!err && is_compressed) {
 		err = an_datfile_pread(f, off, hdr, sizeof(hdr), "truncated compressed section");
-		raw = an_datfile_num(f, hdr + 4, 4);
-		if (!err && (size < DATFILE_COMPRESS_HDR ||
-			     an_datfile_num(f, hdr, 4) > size - DATFILE_COMPRESS_HDR))
-			err = an_datfile_corrupt(f, off, "malformed compressed section");
+		if (!err) {	/* hdr holds nothing read otherwise */
+			raw = an_datfile_num(f, hdr + 4, 4);
+			if (size < DATFILE_COMPRESS_HDR ||
+			    an_datfile_num(f, hdr, 4) > size - DATFILE_COMPRESS_HDR)
+				err = an_datfile_corrupt(f, off, "malformed compressed section");
+		}
 	}
 	if (!err && raw > AN_DATFILE_SECTION_MAX)
 		err = an_datfile_corrupt(f, off, "section too large");
