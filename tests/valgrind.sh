@@ -6,8 +6,9 @@
 # FUZZ_DIR (and the regression inputs); then ucval itself on every input
 # kind: synthetic traces (dat and text, v3 and mainline, a fault), the
 # bundled fixtures, the public traces of ../shared, bad input, -j 2, every
-# report format and the model command. Leaks are LSan's business (make
-# check-san); any memcheck report fails the target.
+# report format, the model command and a one-second recording (root and
+# tracefs). Leaks are LSan's business (make check-san); any memcheck report
+# fails the target.
 set -u
 UCVAL=$1 PLAIN=$2 FUZZ=$3
 shift 3
@@ -82,5 +83,13 @@ run "model freq, a 4.14 shared policy" model freq --freqs 500000,1000000,1500000
 run "model freq, v3 seed" model freq --freqs 500000,1000000,2000000 --util 300 \
 	--uclamp-max 200 --model v3 --fidelity seed
 run "model rq" model rq --kernel 5.10 --util 900 200:800 512:none none:300:rt
+# A real recording needs root and a writable tracefs (test_col_record says
+# the same); its own instance name, so a test running beside it is not hit.
+if [ "$(id -u)" = 0 ] && [ -w /sys/kernel/tracing/instances ]; then
+	run "collect, 1 s" collect -q -t 1 --instance ucval-vg-$$ -o "$WORK/rec.dat"
+	run "analyze the recording" analyze -q "$WORK/rec.dat"
+else
+	echo "check-valgrind: collect: skipped: needs root and a writable /sys/kernel/tracing"
+fi
 
 exit $fail
