@@ -2,7 +2,8 @@
 # tests/bench/run.sh UCVAL TCMD_ITER WORKDIR - `make bench`: how fast is
 # `ucval analyze` against `trace-cmd report` and against plain libtracecmd
 # iteration (tcmd_iter) on the same trace.dat, and how fast are the text and
-# systrace readers. Prints wall time (best of $BENCH_RUNS), events/s, peak
+# systrace readers. Prints wall time (best of $BENCH_RUNS; the worst run too
+# when it was 10 % slower: a noisy machine), events/s, peak
 # RSS and ratios. It never asserts a time: numbers are for people.
 #
 # Traces (in WORKDIR):
@@ -21,12 +22,13 @@ SYNTH_EVENTS=${BENCH_SYNTH_EVENTS:-5000000}
 SHARED=${UCVAL_SHARED:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}
 mkdir -p "$WORK"
 
-# best TIME RSS_KB CPU of $RUNS runs of "$@" (stdout discarded): the best
-# wall time, the peak RSS, the CPU seconds (user + system, all threads) of
-# the best run. Exit status up to 3 is a verdict (ucval analyze), not a
-# failure. $FRESH_DB is removed before each run.
+# best TIME RSS_KB CPU WORST of $RUNS runs of "$@" (stdout discarded): the
+# best wall time, the peak RSS, the CPU seconds (user + system, all threads)
+# of the best run, and the worst wall time (how noisy the machine was).
+# Exit status up to 3 is a verdict (ucval analyze), not a failure.
+# $FRESH_DB is removed before each run.
 best() {
-	b_t= b_m= b_c=
+	b_t= b_m= b_c= w_t=
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		[ -n "${FRESH_DB:-}" ] && rm -f "$FRESH_DB" "$FRESH_DB-wal" "$FRESH_DB-shm"
@@ -42,17 +44,19 @@ best() {
 		if [ -z "$b_t" ] || awk "BEGIN{exit !($t < $b_t)}"; then
 			b_t=$t b_c=$(awk "BEGIN{print $u + $s}")
 		fi
+		if [ -z "$w_t" ] || awk "BEGIN{exit !($t > $w_t)}"; then w_t=$t; fi
 		if [ -z "$b_m" ] || [ "$m" -gt "$b_m" ]; then b_m=$m; fi
 		i=$((i + 1))
 	done
-	echo "$b_t $b_m $b_c"
+	echo "$b_t $b_m $b_c $w_t"
 }
 
-row() {	# row LABEL TIME RSS EVENTS REF_TIME
-	awk -v l="$1" -v t="$2" -v m="$3" -v n="$4" -v r="$5" 'BEGIN {
+row() {	# row LABEL TIME RSS EVENTS REF_TIME [WORST]: the worst run when 10 % slower
+	awk -v l="$1" -v t="$2" -v m="$3" -v n="$4" -v r="$5" -v w="${6:-}" 'BEGIN {
 		if (t < 0.005) t = 0.005;
 		printf "  %-34s %8.2f s %10.0f ev/s %7.1f MB", l, t, n / t, m / 1024;
 		if (r != "") printf "   x%.2f", t / r;
+		if (w != "" && w > 1.1 * t) printf "   (worst run %.2f s)", w;
 		printf "\n" }'
 }
 
@@ -67,18 +71,18 @@ bench_dat() {	# bench_dat NAME FILE
 	size=$(stat -c %s "$f")
 	echo
 	echo "$name: $f, $n events, $((size / 1048576)) MB"
-	set -- $(best trace-cmd report -i "$f") || return; tr_t=$1 tr_m=$2
-	set -- $(best "$ITER" "$f") || return; it_t=$1 it_m=$2
-	set -- $(analyze_db "$f") || return; an_t=$1 an_m=$2 an_c=$3
+	set -- $(best trace-cmd report -i "$f") || return; tr_t=$1 tr_m=$2 tr_w=$4
+	set -- $(best "$ITER" "$f") || return; it_t=$1 it_m=$2 it_w=$4
+	set -- $(analyze_db "$f") || return; an_t=$1 an_m=$2 an_c=$3 an_w=$4
 	rows=$(sqlite3 "$DB" "SELECT (SELECT COUNT(*) FROM clamp_intervals) +
 		(SELECT COUNT(*) FROM freq_intervals) + (SELECT COUNT(*) FROM task_requests)" \
 		2>/dev/null || echo 0)
-	set -- $(analyze_nodb "$f") || return; nd_t=$1 nd_m=$2 nd_c=$3
+	set -- $(analyze_nodb "$f") || return; nd_t=$1 nd_m=$2 nd_c=$3 nd_w=$4
 	echo "                                      wall       events/s      peak RSS  ratio"
-	row "trace-cmd report > /dev/null" "$tr_t" "$tr_m" "$n" ""
-	row "libtracecmd iteration (tcmd_iter)" "$it_t" "$it_m" "$n" ""
-	row "ucval analyze --db" "$an_t" "$an_m" "$n" "$it_t"
-	row "ucval analyze (no db)" "$nd_t" "$nd_m" "$n" "$it_t"
+	row "trace-cmd report > /dev/null" "$tr_t" "$tr_m" "$n" "" "$tr_w"
+	row "libtracecmd iteration (tcmd_iter)" "$it_t" "$it_m" "$n" "" "$it_w"
+	row "ucval analyze --db" "$an_t" "$an_m" "$n" "$it_t" "$an_w"
+	row "ucval analyze (no db)" "$nd_t" "$nd_m" "$n" "$it_t" "$nd_w"
 	awk -v tr="$tr_t" -v an="$an_t" -v it="$it_t" 'BEGIN {
 		if (an < 0.005) an = 0.005; if (it < 0.005) it = 0.005;
 		printf "  => analyze --db is %.1fx faster than trace-cmd report (target >= 10x)\n", tr / an;
@@ -90,7 +94,7 @@ bench_dat() {	# bench_dat NAME FILE
 	echo "$n $an_t" > "$WORK/$name.an"
 }
 
-echo "ucval bench: best of $RUNS runs; ratio = time / libtracecmd iteration time"
+echo "ucval bench: best of $RUNS runs (the worst shown when 10 % slower); ratio = time / libtracecmd iteration time"
 if "$UCVAL" synth --help >/dev/null 2>&1; then
 	# made again each run (it is quick) with this ucval; timed on its own,
 	# never as part of analyze
@@ -149,8 +153,10 @@ if [ -s "$src" ]; then
 	n=$("$ITER" "$src" | awk '{print $1}')
 	echo
 	echo "text readers: trace-cmd report output of $(basename "$src") ($n events)"
-	set -- $(analyze_nodb "$WORK/report.txt") && row "ucval analyze ftrace text" "$1" "$2" "$n" ""
-	set -- $(analyze_nodb "$WORK/systrace.html") && row "ucval analyze systrace html" "$1" "$2" "$n" ""
+	set -- $(analyze_nodb "$WORK/report.txt") &&
+		row "ucval analyze ftrace text" "$1" "$2" "$n" "" "$4"
+	set -- $(analyze_nodb "$WORK/systrace.html") &&
+		row "ucval analyze systrace html" "$1" "$2" "$n" "" "$4"
 fi
 
 # -j 2 over several traces: four distinct ones (one file four times has one
