@@ -1563,6 +1563,10 @@ static const struct regression {
 	  "libtracecmd walks every v7 section after the file header for strings sections: "
 	  "an unlisted compressed one claiming 3.6 GB made it malloc() that (make fuzz)",
 	  AN_E_CORRUPT, 0 },
+	{ "tracedat-v7-strings-compressed-size.dat",
+	  "the same walk: a strings section whose block claims 2.9 GB compressed "
+	  "(29 MB inflated) made libtracecmd malloc() the larger, as a negative int "
+	  "(make check's fuzz run)", AN_E_CORRUPT, 0 },
 	{ "tracedat-v7-no-header-info.dat",
 	  "v7 options must point at a header info section: with its option id changed, "
 	  "libtracecmd failed to open and crashed in its cleanup (make check's fuzz run)",
