@@ -542,6 +542,11 @@ int an_analyze_path(const char *path, const struct an_analyze_opts *opts,
 	if (r->is_started && any_freq_check(r))
 		an_replay_note(r, "irq, DL and RT utilization taken as 0 where the trace "
 			       "does not show them");
+	if (r->is_started && info->nr_lost_before)
+		an_replay_note(r, "%llu overwritten events the buffer statistics count on %u "
+			       "CPU(s) are older than this file: its buffer had been read "
+			       "before it was saved; they are in no window",
+			       info->nr_lost_before, info->nr_cpus_read_before);
 	if (r->is_started && info->nr_formats_blanked)
 		an_replay_note(r, "%u event print formats ignored (first: %s): libtraceevent "
 			       "cannot parse them safely; ucval reads only the fields",

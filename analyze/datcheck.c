@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <kbuffer.h>
+
 #include "analyze/datcheck.h"
 #include "analyze/datfile.h"
 #include "analyze/datformat.h"
@@ -95,6 +97,9 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 struct stat_loss {
 	int cpu;
 	uint64_t lost;		/* overrun + commit overrun + dropped events */
+	uint64_t overrun;	/* of which overwritten (pages report these) */
+	bool has_read;		/* "read events" was given: */
+	uint64_t read;		/* events consumers took since the buffer's reset */
 };
 
 /* A cursor over an option's bytes. */
@@ -485,11 +490,12 @@ static bool stat_num(const char *text, const char *key, uint64_t *v)
  * the top instance's, are about the data read. Events the kernel
  * overwrote (overrun), dropped while a commit was pending (commit
  * overrun) or dropped in non-overwrite mode (dropped events) are lost;
- * only the overwritten ones are flagged in the pages (lost_in_pages()).
+ * only the overwritten ones are flagged in the pages (sum_pages()).
  */
 static int take_cpustat(struct dat *t, const char *text)
 {
-	uint64_t cpu, overrun = 0, commit = 0, dropped = 0;
+	uint64_t cpu, overrun = 0, commit = 0, dropped = 0, read = 0;
+	bool has_read;
 
 	if (t->is_stats_done || t->is_stats_bad)
 		return 0;
@@ -507,11 +513,13 @@ static int take_cpustat(struct dat *t, const char *text)
 	stat_num(text, "overrun", &overrun);
 	stat_num(text, "commit overrun", &commit);
 	stat_num(text, "dropped events", &dropped);
+	has_read = stat_num(text, "read events", &read);
 	if (AN_VEC_GROW(t->stats, t->nr_stats + 1, t->alloc_stats))
 		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
 	t->stats[t->nr_stats++] = (struct stat_loss){
 		.cpu = (int)cpu,
 		.lost = sat_add(sat_add(overrun, commit), dropped),
+		.overrun = overrun, .has_read = has_read, .read = read,
 	};
 	return 0;
 }
@@ -894,8 +902,73 @@ static void add_lost(const struct dat *t, const unsigned char *count, uint64_t *
 	*sum = sat_add(*sum, an_datfile_num(&t->f, count, t->commit_size));
 }
 
-/* lost_in_pages() of a compressed CPU range, inflating chunk by chunk. */
-static bool lost_in_chunks(struct dat *t, const struct an_datcheck_range *c, uint64_t *sum)
+/* What the pages of a CPU's ranges add up to (sum_pages()). */
+struct page_sum {
+	bool want_events;	/* count the data events too: reads whole pages */
+	uint64_t lost;		/* the lost-event counts the pages store */
+	uint64_t events;	/* their data events */
+};
+
+/*
+ * The data events of a page of @len bytes, walked as kbuffer walks them:
+ * time extends, time stamps and padding are not events. Every event that
+ * starts within the page's data counts, whole or not, so the count is
+ * never below what a reader hands out.
+ */
+static uint64_t events_in_page(const struct dat *t, const unsigned char *page, uint64_t len)
+{
+	uint64_t hdr = 8 + t->commit_size, size, at = 0, n = 0;
+
+	if (len < hdr)
+		return 0;
+	size = an_datfile_num(&t->f, page + 8, t->commit_size) & AN_DATCHECK_COMMIT_MASK;
+	if (size > len - hdr)
+		size = len - hdr;
+	page += hdr;
+	while (at < size) {
+		uint32_t word;
+		unsigned int type;
+		uint32_t arg;
+
+		if (size - at < 4) {
+			n++;	/* a reader reads past the data for its header */
+			break;
+		}
+		word = (uint32_t)an_datfile_num(&t->f, page + at, 4);
+		type = t->f.is_big ? word >> 27 : word & 0x1f;
+		arg = size - at >= 8 ? (uint32_t)an_datfile_num(&t->f, page + at + 4, 4) : 0;
+
+		if (type == KBUFFER_TYPE_PADDING) {
+			at += 4 + (uint64_t)arg;
+		} else if (type == KBUFFER_TYPE_TIME_EXTEND || type == KBUFFER_TYPE_TIME_STAMP) {
+			at += 8;
+		} else {
+			n++;
+			/* type 0: the length follows, rounded as kbuffer does (in 32 bits) */
+			at += type ? 4 + 4 * (uint64_t)type : 8 + (uint64_t)((arg - 1) & ~UINT32_C(3));
+		}
+	}
+	return n;
+}
+
+/* Add the page @page of @len bytes to @s; false when its lost count is unknown. */
+static bool sum_page(const struct dat *t, const unsigned char *page, uint64_t len,
+		     struct page_sum *s)
+{
+	int64_t at = len < 8 + t->commit_size ? -1 :
+		     lost_count_at(t, an_datfile_num(&t->f, page + 8, t->commit_size));
+
+	if (at < 0 || (uint64_t)at + t->commit_size > len)
+		return false;
+	if (at)
+		add_lost(t, page + at, &s->lost);
+	if (s->want_events)
+		s->events = sat_add(s->events, events_in_page(t, page, len));
+	return true;
+}
+
+/* sum_pages() of a compressed CPU range, inflating chunk by chunk. */
+static bool sum_chunks(struct dat *t, const struct an_datcheck_range *c, struct page_sum *s)
 {
 	uint64_t end = c->off + c->size + 4, p = c->off + 4, count, zsize, len = 0;
 	struct an_diag *saved = t->f.d, quiet;
@@ -911,15 +984,8 @@ static bool lost_in_chunks(struct dat *t, const struct an_datcheck_range *c, uin
 		zsize = ok ? an_datfile_num(&t->f, hdr, 4) : 0;
 		ok = ok && zsize <= end - p - DAT_COMPRESS_HDR &&
 		     !an_datfile_load(&t->f, p, DAT_COMPRESS_HDR + zsize, true, &chunk, &len);
-		for (uint64_t q = 0; ok && q < len; q += t->page_size) {
-			int64_t at = len - q < 8 + t->commit_size ? -1 :
-				     lost_count_at(t, an_datfile_num(&t->f, chunk + q + 8,
-								     t->commit_size));
-
-			ok = at >= 0 && (uint64_t)at + t->commit_size <= len - q;
-			if (ok && at)
-				add_lost(t, chunk + q + at, sum);
-		}
+		for (uint64_t q = 0; ok && q < len; q += t->page_size)
+			ok = sum_page(t, chunk + q, len - q < t->page_size ? len - q : t->page_size, s);
 		free(chunk);
 		chunk = NULL;
 		p += DAT_COMPRESS_HDR + zsize;
@@ -929,37 +995,80 @@ static bool lost_in_chunks(struct dat *t, const struct an_datcheck_range *c, uin
 }
 
 /*
- * The lost events @c's pages report (the count a page stores after its
- * data), into *@sum. False when one reports a loss without its count, or
- * cannot be read: the pages' total is then unknown. A bad page is left to
- * the reader, which says where it is.
+ * Add what @c's pages report to @s: the lost events they count (the count a
+ * page stores after its data) and, when asked, their data events. False
+ * when one reports a loss without its count, or cannot be read: the total
+ * is then unknown. A bad page is left to the reader, which says where it is.
  */
-static bool lost_in_pages(struct dat *t, const struct an_datcheck_range *c, uint64_t *sum)
+static bool sum_pages(struct dat *t, const struct an_datcheck_range *c, struct page_sum *s)
 {
-	unsigned char buf[DAT_PAGE_HDR];
+	unsigned char buf[DAT_PAGE_HDR], *page = NULL;
+	bool ok = true;
 
-	*sum = 0;
 	if (c->is_compressed)
-		return lost_in_chunks(t, c, sum);
-	for (uint64_t p = c->off; p - c->off < c->size; p += t->page_size) {
+		return sum_chunks(t, c, s);
+	if (s->want_events && !(page = an_malloc(t->page_size)))
+		return false;
+	for (uint64_t p = c->off; ok && p - c->off < c->size; p += t->page_size) {
+		uint64_t n = c->off + c->size - p < t->page_size ? c->off + c->size - p : t->page_size;
 		int64_t at;
 
+		if (page) {
+			/* the whole page, for its events */
+			ok = peek(t, p, page, (size_t)n) && sum_page(t, page, n, s);
+			continue;
+		}
 		if (!peek(t, p, buf, 8 + t->commit_size))
 			return false;
 		at = lost_count_at(t, an_datfile_num(&t->f, buf + 8, t->commit_size));
 		if (at < 0 || (at && !peek(t, p + (uint64_t)at, buf, t->commit_size)))
 			return false;
 		if (at)
-			add_lost(t, buf, sum);
+			add_lost(t, buf, &s->lost);
 	}
+	free(page);
+	return ok;
+}
+
+/* sum_pages() over every range of @cpu's data. */
+static bool sum_cpu(struct dat *t, int cpu, struct page_sum *s)
+{
+	const struct an_datcheck *o = t->out;
+
+	for (size_t k = 0; k < o->nr_ranges; k++)
+		if (o->ranges[k].cpu == cpu && !sum_pages(t, &o->ranges[k], s))
+			return false;
 	return true;
 }
 
 /*
+ * Of the overwritten events @s counts beyond the @in_pages its pages
+ * report, those the buffer had reported to an earlier reader: they are
+ * older than the file. The kernel tells each loss to the next page a reader
+ * takes (rb_get_reader_page(): overrun since the last swap), and counts in
+ * "read events" every event readers took since the buffer was reset. When
+ * that is more than the file holds, the buffer was read before it was saved
+ * (trace-cmd extract -k run twice, trace_pipe read first), and the losses
+ * no page of the file reports were told to that reader, or came after the
+ * file's last page: none lies within the file. Otherwise 0.
+ */
+static uint64_t lost_before(struct dat *t, const struct stat_loss *s, uint64_t in_pages)
+{
+	struct page_sum ev = { .want_events = true };
+
+	if (!s->has_read || s->overrun <= in_pages || !sum_cpu(t, s->cpu, &ev) ||
+	    s->read <= ev.events)
+		return 0;
+	return s->overrun - in_pages;
+}
+
+/*
  * Losses no page places in time: what the top instance's CPUSTAT options
- * count beyond what the CPU's pages report. Only when every page's count
- * is known. Runs only for a CPU whose statistics count a loss: it reads
- * every page header of that CPU again (inflates compressed chunks again).
+ * count beyond what the CPU's pages report, but for the overwritten events
+ * an earlier reader was told of (lost_before()). Only when every page's
+ * count is known. Runs only for a CPU whose statistics count a loss: it
+ * reads every page header of that CPU again (inflates compressed chunks
+ * again), and when they report less, every page once more for its events.
  */
 static int find_unplaced(struct dat *t)
 {
@@ -970,23 +1079,23 @@ static int find_unplaced(struct dat *t)
 		return 0;
 	for (size_t i = 0; i < t->nr_stats; i++) {
 		const struct stat_loss *s = &t->stats[i];
-		uint64_t in_pages = 0, sum = 0;
-		bool is_known = true;
+		struct page_sum sum = { 0 };
+		uint64_t before, rest;
 
-		if (!s->lost)
+		if (!s->lost || !sum_cpu(t, s->cpu, &sum) || sum.lost >= s->lost)
 			continue;
-		for (size_t k = 0; k < o->nr_ranges && is_known; k++) {
-			if (o->ranges[k].cpu != s->cpu)
-				continue;
-			is_known = lost_in_pages(t, &o->ranges[k], &sum);
-			in_pages = sat_add(in_pages, sum);
+		before = lost_before(t, s, sum.lost);
+		rest = s->lost - sum.lost - before;
+		if (before) {
+			o->nr_lost_before = sat_add(o->nr_lost_before, before);
+			o->nr_cpus_read_before++;
 		}
-		if (!is_known || in_pages >= s->lost)
+		if (!rest)
 			continue;
 		if (AN_VEC_GROW(o->unplaced, o->nr_unplaced + 1, alloc))
 			return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
 		o->unplaced[o->nr_unplaced++] = (struct an_datcheck_loss){
-			.cpu = s->cpu, .count = s->lost - in_pages,
+			.cpu = s->cpu, .count = rest,
 		};
 	}
 	return 0;

@@ -97,6 +97,11 @@ struct an_datcheck_edit {
  * @unplaced: losses no page places (the kernel counted them in commit
  *	      overruns, dropped events, or in no page read); NULL when none
  * @nr_unplaced: their number
+ * @nr_lost_before: overwritten events the statistics count that the buffer
+ *		    had reported to an earlier reader: older than the file, in
+ *		    no window (datcheck.c lost_before())
+ * @nr_cpus_read_before: CPUs whose buffer had been read before the file
+ *			 was saved, and lost events then
  * @edits: event formats whose print format libtraceevent cannot parse
  *	   safely, emptied (an_datformat_blank_print()) in a copy of the file
  *	   libtracecmd reads instead (an_datcheck_copy()); NULL when none
@@ -122,6 +127,8 @@ struct an_datcheck {
 	size_t nr_ranges;
 	struct an_datcheck_loss *unplaced;
 	size_t nr_unplaced;
+	uint64_t nr_lost_before;
+	unsigned int nr_cpus_read_before;
 	struct an_datcheck_edit *edits;
 	size_t nr_edits;
 	unsigned int nr_blanked;

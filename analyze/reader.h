@@ -42,6 +42,10 @@ enum an_format {
  * @nr_lost_unknown: lost-event reports without a count
  * @nr_lost_unplaced: of @nr_lost, those no page places in time (trace.dat
  *		      buffer statistics, struct an_ev_lost)
+ * @nr_lost_before: overwritten events a trace.dat's buffer statistics
+ *		    count that are older than the file: its buffer had been
+ *		    read before it was saved (not in @nr_lost)
+ * @nr_cpus_read_before: the CPUs they were lost on
  * @nr_formats_blanked: trace.dat event formats whose print format was
  *			emptied for libtraceevent (struct an_datcheck)
  * @format_blanked: the first one's name, "" when none
@@ -62,6 +66,8 @@ struct an_reader_info {
 	unsigned long long nr_lost;
 	unsigned long long nr_lost_unknown;
 	unsigned long long nr_lost_unplaced;
+	unsigned long long nr_lost_before;
+	unsigned int nr_cpus_read_before;
 	unsigned int nr_formats_blanked;
 	char format_blanked[64];
 	bool is_dat_pages;

@@ -213,6 +213,8 @@ int an_tracedat_open(const char *path, struct an_reader_info *info,
 		 t->chk.kernel_release);
 	info->is_dat_pages = t->pages != NULL;
 	info->nr_formats_blanked = t->chk.nr_blanked;
+	info->nr_lost_before = t->chk.nr_lost_before;
+	info->nr_cpus_read_before = t->chk.nr_cpus_read_before;
 	snprintf(info->format_blanked, sizeof(info->format_blanked), "%s", t->chk.blanked);
 	info->nr_cpus = tep_get_cpus(t->tep);
 	if (info->nr_cpus <= 0)
