@@ -1010,12 +1010,13 @@ static bool sum_pages(struct dat *t, const struct an_datcheck_range *c, struct p
 	if (s->want_events && !(page = an_malloc(t->page_size)))
 		return false;
 	for (uint64_t p = c->off; ok && p - c->off < c->size; p += t->page_size) {
-		uint64_t n = c->off + c->size - p < t->page_size ? c->off + c->size - p : t->page_size;
+		uint64_t left = c->off + c->size - p;
 		int64_t at;
 
 		if (page) {
 			/* the whole page, for its events */
-			ok = peek(t, p, page, (size_t)n) && sum_page(t, page, n, s);
+			left = left < t->page_size ? left : t->page_size;
+			ok = peek(t, p, page, (size_t)left) && sum_page(t, page, left, s);
 			continue;
 		}
 		if (!peek(t, p, buf, 8 + t->commit_size))

@@ -3,7 +3,8 @@
  * tests/an_datwriter.h as fuzz seeds: with and without a UNAME option, with
  * a page holding every kind of ring-buffer event (the page walk of
  * analyze/datpages.c), with buffer statistics that count more losses
- * than the pages (datcheck.c: losses no page places), and with a print
+ * than the pages (datcheck.c: losses no page places; and a buffer read
+ * before the file: the pages' events counted, lost_before()), and with a print
  * format libtraceevent cannot parse safely (datcheck.c empties it).
  * Usage: mkseed_dat DIR [--replay]
  * --replay: each seed starts with an options byte (0) for fuzz_replay.
@@ -41,6 +42,11 @@ int main(int argc, char **argv)
 		"\nCPU: 1\nentries: 0\noverrun: 42\ncommit overrun: 5\ndropped events: 0\n",
 		NULL,
 	};
+	static const char *const read_before[] = {
+		"\nCPU: 1\nentries: 0\noverrun: 50\ncommit overrun: 1\ndropped events: 0\n"
+		"read events: 9\n",
+		NULL,
+	};
 	static const struct {
 		const char *name;
 		struct dw_spec spec;
@@ -51,6 +57,8 @@ int main(int argc, char **argv)
 		{ "synthetic-v6-event-kinds.dat", { .fill1 = dw_page_kinds, .lost1 = 42 } },
 		{ "synthetic-v6-cpustat.dat", { .fill1 = dw_page_cpu1, .lost1 = 42,
 						.cpustat = stats } },
+		{ "synthetic-v6-read-before.dat", { .fill1 = dw_page_kinds, .lost1 = 42,
+						    .cpustat = read_before, .nr_pages1 = 2 } },
 		{ "synthetic-v6-sizeof.dat", { .fill1 = dw_page_cpu1, .lost1 = 42,
 					       .dma_format = dw_fmt_sizeof } },
 		/* 12 pages for CPU 1: two chunks once compressed (trace-cmd: 10 a chunk) */
