@@ -37,6 +37,7 @@
 #define DAT_HEADER_MAX	(64u << 10)	/* header_page text; real ones are ~200 B */
 #define DAT_PAGE_HDR	16		/* page: u64 timestamp + commit (long), at most */
 #define DAT_FORMAT_MAX	(256u << 10)	/* one event format text; real ones < 8 KiB */
+#define DAT_SLACK	8		/* kbuffer reads a full page's lost count past it */
 
 /* Option ids of trace-cmd.dat.v7(5); 16..21 point at metadata sections. */
 enum {
@@ -904,51 +905,32 @@ static void add_lost(const struct dat *t, const unsigned char *count, uint64_t *
 
 /* What the pages of a CPU's ranges add up to (sum_pages()). */
 struct page_sum {
-	bool want_events;	/* count the data events too: reads whole pages */
+	struct kbuffer *kbuf;	/* set: count the data events too (reads whole pages) */
+	unsigned char *page;	/* with @kbuf: a page, then DAT_SLACK bytes */
 	uint64_t lost;		/* the lost-event counts the pages store */
 	uint64_t events;	/* their data events */
 };
 
 /*
- * The data events of a page of @len bytes, walked as kbuffer walks them:
- * time extends, time stamps and padding are not events. Every event that
- * starts within the page's data counts, whole or not, so the count is
- * never below what a reader hands out.
+ * Add the data events of the page @page (@len bytes, at most a page) to
+ * @s, as the readers get them: kbuffer walks it, from @s->page, zeroed past
+ * @len. False when the page's data would not fit a page.
  */
-static uint64_t events_in_page(const struct dat *t, const unsigned char *page, uint64_t len)
+static bool count_events(const struct dat *t, struct page_sum *s, const unsigned char *page,
+			 uint64_t len)
 {
-	uint64_t hdr = 8 + t->commit_size, size, at = 0, n = 0;
+	uint64_t size = an_datfile_num(&t->f, page + 8, t->commit_size) & AN_DATCHECK_COMMIT_MASK;
+	unsigned long long ts;
 
-	if (len < hdr)
-		return 0;
-	size = an_datfile_num(&t->f, page + 8, t->commit_size) & AN_DATCHECK_COMMIT_MASK;
-	if (size > len - hdr)
-		size = len - hdr;
-	page += hdr;
-	while (at < size) {
-		uint32_t word;
-		unsigned int type;
-		uint32_t arg;
-
-		if (size - at < 4) {
-			n++;	/* a reader reads past the data for its header */
-			break;
-		}
-		word = (uint32_t)an_datfile_num(&t->f, page + at, 4);
-		type = t->f.is_big ? word >> 27 : word & 0x1f;
-		arg = size - at >= 8 ? (uint32_t)an_datfile_num(&t->f, page + at + 4, 4) : 0;
-
-		if (type == KBUFFER_TYPE_PADDING) {
-			at += 4 + (uint64_t)arg;
-		} else if (type == KBUFFER_TYPE_TIME_EXTEND || type == KBUFFER_TYPE_TIME_STAMP) {
-			at += 8;
-		} else {
-			n++;
-			/* type 0: the length follows, rounded as kbuffer does (in 32 bits) */
-			at += type ? 4 + 4 * (uint64_t)type : 8 + (uint64_t)((arg - 1) & ~UINT32_C(3));
-		}
-	}
-	return n;
+	if (size > t->page_size - 8 - t->commit_size)
+		return false;
+	if (page != s->page)
+		memcpy(s->page, page, (size_t)len);
+	memset(s->page + len, 0, (size_t)(t->page_size - len) + DAT_SLACK);
+	kbuffer_load_subbuffer(s->kbuf, s->page);
+	for (void *ev = kbuffer_read_event(s->kbuf, &ts); ev; ev = kbuffer_next_event(s->kbuf, &ts))
+		s->events = sat_add(s->events, 1);
+	return true;
 }
 
 /* Add the page @page of @len bytes to @s; false when its lost count is unknown. */
@@ -962,9 +944,7 @@ static bool sum_page(const struct dat *t, const unsigned char *page, uint64_t le
 		return false;
 	if (at)
 		add_lost(t, page + at, &s->lost);
-	if (s->want_events)
-		s->events = sat_add(s->events, events_in_page(t, page, len));
-	return true;
+	return !s->kbuf || count_events(t, s, page, len);
 }
 
 /* sum_pages() of a compressed CPU range, inflating chunk by chunk. */
@@ -1002,21 +982,19 @@ static bool sum_chunks(struct dat *t, const struct an_datcheck_range *c, struct 
  */
 static bool sum_pages(struct dat *t, const struct an_datcheck_range *c, struct page_sum *s)
 {
-	unsigned char buf[DAT_PAGE_HDR], *page = NULL;
-	bool ok = true;
+	unsigned char buf[DAT_PAGE_HDR];
 
 	if (c->is_compressed)
 		return sum_chunks(t, c, s);
-	if (s->want_events && !(page = an_malloc(t->page_size)))
-		return false;
-	for (uint64_t p = c->off; ok && p - c->off < c->size; p += t->page_size) {
+	for (uint64_t p = c->off; p - c->off < c->size; p += t->page_size) {
 		uint64_t left = c->off + c->size - p;
 		int64_t at;
 
-		if (page) {
+		if (s->kbuf) {
 			/* the whole page, for its events */
 			left = left < t->page_size ? left : t->page_size;
-			ok = peek(t, p, page, (size_t)left) && sum_page(t, page, left, s);
+			if (!peek(t, p, s->page, (size_t)left) || !sum_page(t, s->page, left, s))
+				return false;
 			continue;
 		}
 		if (!peek(t, p, buf, 8 + t->commit_size))
@@ -1027,8 +1005,7 @@ static bool sum_pages(struct dat *t, const struct an_datcheck_range *c, struct p
 		if (at)
 			add_lost(t, buf, &s->lost);
 	}
-	free(page);
-	return ok;
+	return true;
 }
 
 /* sum_pages() over every range of @cpu's data. */
@@ -1055,12 +1032,21 @@ static bool sum_cpu(struct dat *t, int cpu, struct page_sum *s)
  */
 static uint64_t lost_before(struct dat *t, const struct stat_loss *s, uint64_t in_pages)
 {
-	struct page_sum ev = { .want_events = true };
+	struct page_sum ev = { 0 };
+	uint64_t before = 0;
 
-	if (!s->has_read || s->overrun <= in_pages || !sum_cpu(t, s->cpu, &ev) ||
-	    s->read <= ev.events)
+	if (!s->has_read || s->overrun <= in_pages)
 		return 0;
-	return s->overrun - in_pages;
+	ev.kbuf = kbuffer_alloc(t->commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				t->f.is_big ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	ev.page = an_malloc((size_t)t->page_size + DAT_SLACK);
+	/* out of memory: the losses stay unplaced, the cautious answer */
+	if (ev.kbuf && ev.page && sum_cpu(t, s->cpu, &ev) && s->read > ev.events)
+		before = s->overrun - in_pages;
+	if (ev.kbuf)
+		kbuffer_free(ev.kbuf);
+	free(ev.page);
+	return before;
 }
 
 /*
