@@ -1019,6 +1019,12 @@ static bool sum_cpu(struct dat *t, int cpu, struct page_sum *s)
 	return true;
 }
 
+struct kbuffer *an_datcheck_kbuffer(const struct an_datcheck *chk)
+{
+	return kbuffer_alloc(chk->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+			     chk->is_big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+}
+
 /*
  * Of the overwritten events @s counts beyond the @in_pages its pages
  * report, those the buffer had reported to an earlier reader: they are
@@ -1037,8 +1043,7 @@ static uint64_t lost_before(struct dat *t, const struct stat_loss *s, uint64_t i
 
 	if (!s->has_read || s->overrun <= in_pages)
 		return 0;
-	ev.kbuf = kbuffer_alloc(t->commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-				t->f.is_big ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	ev.kbuf = an_datcheck_kbuffer(t->out);
 	ev.page = an_malloc((size_t)t->page_size + DAT_SLACK);
 	/* out of memory: the losses stay unplaced, the cautious answer */
 	if (ev.kbuf && ev.page && sum_cpu(t, s->cpu, &ev) && s->read > ev.events)

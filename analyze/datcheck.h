@@ -135,6 +135,16 @@ struct an_datcheck {
 	char blanked[64];
 };
 
+struct kbuffer;
+
+/**
+ * an_datcheck_kbuffer() - a libtraceevent kbuffer for the pages of a file
+ * @chk: the file's header walk (its long size and byte order)
+ *
+ * Return: the kbuffer, freed with kbuffer_free(); NULL when out of memory.
+ */
+struct kbuffer *an_datcheck_kbuffer(const struct an_datcheck *chk);
+
 /**
  * an_datcheck_is_magic() - whether @buf starts like a trace.dat
  * @buf: first bytes of a file

@@ -396,8 +396,6 @@ static int start_chunks(struct an_datpages *p, struct dp_cpu *c,
 int an_datpages_open(const char *path, const struct an_datcheck *chk, struct tep_handle *tep,
 		     bool may_walk, struct an_datpages **out, struct an_diag *d)
 {
-	enum kbuffer_long_size ls = chk->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
-	enum kbuffer_endian end = chk->is_big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
 	struct an_datpages *p;
 	uint64_t z_page;	/* libtracecmd's number of the next compressed CPU's first page */
 	size_t chunk;
@@ -439,7 +437,7 @@ int an_datpages_open(const char *path, const struct an_datcheck *chk, struct tep
 		c->cpu = r->cpu;
 		c->next_off = r->off;
 		c->end = r->off + r->size;
-		c->kbuf = kbuffer_alloc(ls, end);
+		c->kbuf = an_datcheck_kbuffer(chk);
 		c->buf = an_malloc((r->is_compressed ? chk->max_chunk : p->chunk) + SLACK);
 		if (!c->kbuf || !c->buf) {
 			err = an_diag_fail(d, -ENOMEM, "out of memory");
