@@ -32,8 +32,12 @@ CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 MODEL_SRCS   := $(wildcard model/*.c)
 # cmd_*.c are the subcommands: they go into the binary, not the library.
-LIB_SRCS     := $(filter-out $(wildcard */cmd_*.c),$(wildcard analyze/*.c collect/*.c reports/*.c))
-CMD_SRCS     := ucval.c $(wildcard analyze/cmd_*.c collect/cmd_*.c reports/cmd_*.c)
+# Every folder of the library (docs/ARCHITECTURE.md has the map).
+LIB_DIRS     := lib analyze analyze/read analyze/read/dat analyze/replay analyze/checks \
+		analyze/store collect collect/synth reports
+ALL_SRCS     := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
+CMD_SRCS     := ucval.c $(foreach d,$(LIB_DIRS),$(wildcard $(d)/cmd_*.c))
+LIB_SRCS     := $(filter-out $(CMD_SRCS),$(ALL_SRCS))
 TEST_SRCS    := $(wildcard tests/test_*.c)
 
 MODEL_OBJS   := $(MODEL_SRCS:%.c=$(O)/%.o)
@@ -163,12 +167,11 @@ FUZZ_CFLAGS   := -std=gnu11 -g -O1 -MMD -MP $(WARN) $(FUZZ_SAN)
 UCVAL_SHARED  ?= $(abspath ../shared)
 # The readers and parsers (traces, markers, platform files, interval chunks);
 # the replay target below adds model/ and the checks. The db is not fuzzed.
-FUZZ_LIB_SRCS := $(addprefix analyze/,alias.c datcheck.c datfile.c datformat.c datpages.c diag.c error.c event.c \
-		 malloc.c marker.c platform.c reader.c text.c textline.c tracedat.c vec.c chunk.c)
+FUZZ_LIB_SRCS := $(wildcard lib/*.c analyze/read/*.c analyze/read/dat/*.c) analyze/store/chunk.c
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_O)/obj/%.o)
 # The replay target runs the model and every check as well: the library
 # sources of analyze/ and model/, and the explanation formatter.
-FUZZ_REPLAY_SRCS := $(MODEL_SRCS) $(filter analyze/%,$(LIB_SRCS)) reports/explain.c
+FUZZ_REPLAY_SRCS := $(MODEL_SRCS) $(filter lib/% analyze/%,$(LIB_SRCS))
 FUZZ_REPLAY_OBJS := $(FUZZ_REPLAY_SRCS:%.c=$(FUZZ_O)/obj/%.o)
 FUZZ_TARGETS  := text marker tracedat chunk platform replay
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)

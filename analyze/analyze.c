@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/alias.h"
+#include "analyze/read/alias.h"
 #include "analyze/analyze.h"
-#include "analyze/reader.h"
-#include "analyze/vec.h"
+#include "analyze/read/reader.h"
+#include "lib/vec.h"
 
 #define PROGRESS_EVERY	1000000
 

@@ -9,10 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "analyze/check.h"
-#include "analyze/diag.h"
-#include "analyze/event.h"
-#include "analyze/replay.h"
+#include "analyze/checks/check.h"
+#include "lib/diag.h"
+#include "analyze/read/event.h"
+#include "analyze/replay/replay.h"
 
 /**
  * struct an_analyze_opts - options of one analysis

@@ -20,12 +20,12 @@
 #include <unistd.h>
 
 #include "analyze/analyze.h"
-#include "analyze/db.h"
-#include "analyze/series.h"
-#include "analyze/reader.h"
-#include "analyze/sha256.h"
-#include "analyze/winbuf.h"
-#include "reports/json.h"
+#include "analyze/store/db.h"
+#include "analyze/store/series.h"
+#include "analyze/read/reader.h"
+#include "lib/sha256.h"
+#include "analyze/store/winbuf.h"
+#include "lib/json.h"
 #include "ucval.h"
 
 static const char analyze_usage[] =

@@ -15,7 +15,7 @@
 
 #include "model/model.h"
 #include "model/schedutil.h"
-#include "reports/explain.h"
+#include "analyze/checks/explain.h"
 #include "ucval.h"
 
 static const char model_usage[] =

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collect/platform.h"
+#include "collect/snapshot.h"
 #include "collect/record.h"
 #include "ucval.h"
 
@@ -264,7 +264,7 @@ static int apply_clamps(struct col_record *rec, const struct collect_args *a, pi
 	size_t n;
 	int ret;
 
-	ret = col_platform_setattr(pid, a->uclamp_min, a->uclamp_max, &flags);
+	ret = col_snapshot_setattr(pid, a->uclamp_min, a->uclamp_max, &flags);
 	n = (size_t)snprintf(line, sizeof(line), "ucval: setattr pid=%d", (int)pid);
 	if (a->uclamp_min >= 0)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, " util_min=%ld", a->uclamp_min);
@@ -295,7 +295,7 @@ static void mark_new_tasks(struct col_record *rec, pid_t pid, pid_t *seen, unsig
 			continue;
 		for (unsigned int i = 0; i < *nr && !is_known; i++)
 			is_known = seen[i] == tid;
-		if (is_known || col_platform_task_line(NULL, tid, line, sizeof(line)))
+		if (is_known || col_snapshot_task_line(NULL, tid, line, sizeof(line)))
 			continue;
 		seen[(*nr)++] = tid;
 		col_record_marker(rec, line);
@@ -457,11 +457,11 @@ int cmd_collect(int argc, char **argv)
 		report_missing(rec);
 	err = col_record_start(rec, &d);
 	if (!err)
-		err = col_platform_snapshot(NULL, emit_marker, rec, &d);
+		err = col_snapshot_take(NULL, emit_marker, rec, &d);
 	if (!err)
 		err = col_record_enable(rec, &d);
 	if (!err)
-		err = col_platform_tasks(NULL, emit_marker, rec, &d);
+		err = col_snapshot_tasks(NULL, emit_marker, rec, &d);
 	if (!err && a.command) {
 		child = start_command(a.command, &go);
 		if (child < 0)
@@ -479,7 +479,7 @@ int cmd_collect(int argc, char **argv)
 	if (child > 0) {
 		char line[COL_MARKER_LEN];
 
-		if (!col_platform_task_line(NULL, child, line, sizeof(line)))
+		if (!col_snapshot_task_line(NULL, child, line, sizeof(line)))
 			col_record_marker(rec, line);
 		if (!err && write(go, "g", 1) != 1)	/* let the command exec */
 			err = an_diag_fail(&d, -errno, "cannot start '%s': %s", a.command[0],

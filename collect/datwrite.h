@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analyze/diag.h"
+#include "lib/diag.h"
 
 /* Option ids of trace-cmd.dat.v6(5) that ucval writes (trace-cmd's numbering). */
 enum col_dat_option_id {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * collect/events.c - choose the events to record. The analyzer's alias table
- * (analyze/alias.c) is the list: whatever name it decodes, including every
+ * (analyze/read/alias.c) is the list: whatever name it decodes, including every
  * out-of-tree uclamp event, is recorded when the kernel has it, so the
  * collector and the reader cannot disagree on the vocabulary.
  */
@@ -11,8 +11,8 @@
 
 #include <tracefs.h>
 
-#include "analyze/alias.h"
-#include "analyze/vec.h"
+#include "analyze/read/alias.h"
+#include "lib/vec.h"
 #include "collect/events.h"
 
 /* What each canonical type feeds (spec/events.md §4). */

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analyze/diag.h"
-#include "analyze/event.h"
+#include "lib/diag.h"
+#include "analyze/read/event.h"
 
 /**
  * struct col_event - one tracefs event to record

@@ -6,7 +6,7 @@
 #ifndef UCVAL_COLLECT_RECMETA_H
 #define UCVAL_COLLECT_RECMETA_H
 
-#include "analyze/diag.h"
+#include "lib/diag.h"
 #include "collect/events.h"
 
 struct tracefs_instance;

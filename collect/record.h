@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "analyze/diag.h"
+#include "lib/diag.h"
 #include "collect/events.h"
 
 #define COL_RECORD_INSTANCE	"ucval"	/* default instance name */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/malloc.h"
+#include "lib/malloc.h"
 #include "reports/arena.h"
 
 /* Bytes of one chunk: a few hundred window messages, one malloc. */

@@ -15,9 +15,9 @@
 #include "reports/html.h"
 #include "reports/jsonrep.h"
 #include "reports/junit.h"
-#include "reports/outfile.h"
+#include "lib/outfile.h"
 #include "reports/rdb.h"
-#include "reports/text.h"
+#include "reports/summary.h"
 #include "ucval.h"
 
 static const char report_usage[] =
@@ -202,7 +202,7 @@ static int write_out(const struct cmd_opts *o, const struct rep_sel *sel,
 		      rep_diff_text(out.fp, sel->db, pair, o->format == FMT_MD ?
 				    REP_STYLE_MD : REP_STYLE_TEXT);
 	else if (o->format == FMT_TEXT || o->format == FMT_MD)
-		err = rep_text_write(out.fp, sel, o->format == FMT_MD ? REP_STYLE_MD :
+		err = rep_summary_write(out.fp, sel, o->format == FMT_MD ? REP_STYLE_MD :
 				     REP_STYLE_TEXT);
 	else if (o->format == FMT_HTML)
 		err = rep_html_write(out.fp, sel, &d);

@@ -13,7 +13,7 @@
 
 #include "reports/diff.h"
 #include "reports/fmt.h"
-#include "reports/json.h"
+#include "lib/json.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 /* Percent and percentage points of a share in 0..1. */

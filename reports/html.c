@@ -150,11 +150,11 @@ int rep_html_write(FILE *out, const struct rep_sel *sel, struct an_diag *d)
 	int err;
 
 	page_open(out);
-	err = rep_text_overview(&doc, sel);
+	err = rep_summary_overview(&doc, sel);
 	for (size_t i = 0; !err && i < sel->nr; i++) {
 		fprintf(out, "<div class=\"trace\" id=\"trace-%" PRId64 "\">\n",
 			sel->traces[i]->trace_id);
-		err = rep_text_trace(&doc, sel, sel->traces[i]);
+		err = rep_summary_trace(&doc, sel, sel->traces[i]);
 		if (!err)
 			err = plots(&doc, sel, sel->traces[i], d);
 		fputs("</div>\n", out);

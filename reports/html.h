@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * reports/html.h - the report as one self-contained HTML file: the summary
- * tables of reports/text.c plus inline SVG plots (reports/svg.c), inline
+ * tables of reports/summary.c plus inline SVG plots (reports/svg.c), inline
  * CSS, no script and no external reference.
  */
 #ifndef UCVAL_REPORTS_HTML_H
@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
-#include "analyze/diag.h"
-#include "reports/text.h"
+#include "lib/diag.h"
+#include "reports/summary.h"
 
 int rep_html_write(FILE *out, const struct rep_sel *sel, struct an_diag *d);
 

@@ -8,9 +8,9 @@
 
 #include <stdio.h>
 
-#include "reports/json.h"
+#include "lib/json.h"
 #include "reports/rdb.h"
-#include "reports/text.h"
+#include "reports/summary.h"
 
 /* Version of the document's layout, its first member; bumped on any change. */
 #define REP_JSON_LAYOUT	1

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "reports/text.h"
+#include "reports/summary.h"
 
 int rep_junit_write(FILE *out, const struct rep_sel *sel);
 

@@ -16,9 +16,9 @@
 
 #include <sqlite3.h>
 
-#include "analyze/chunk.h"
-#include "analyze/malloc.h"
-#include "analyze/vec.h"
+#include "analyze/store/chunk.h"
+#include "lib/malloc.h"
+#include "lib/vec.h"
 #include "reports/plotdata.h"
 
 /* UCLAMP scale: a util_max request left NULL means "no ceiling". */
@@ -216,10 +216,10 @@ static void resolve_policies(struct rep_plots *p)
 }
 
 /* Start series @s on the plot's time axis unless an earlier one failed. */
-static void new_series(const struct rep_plots *p, struct rep_series *s, int *err)
+static void new_series(const struct rep_plots *p, struct rep_tseries *s, int *err)
 {
 	if (!*err)
-		*err = rep_series_init(s, p->nr_buckets, p->t0_ns, p->t1_ns);
+		*err = rep_tseries_init(s, p->nr_buckets, p->t0_ns, p->t1_ns);
 }
 
 static int init_series(struct rep_plots *p)
@@ -254,13 +254,13 @@ static void freq_add(struct rep_plots *p, int policy, int64_t s, int64_t e, cons
 	if (i < 0)
 		return;
 	if (has[0])
-		rep_series_add(&p->policies[i].observed, s, e, v[0]);
+		rep_tseries_add(&p->policies[i].observed, s, e, v[0]);
 	if (has[1])
-		rep_series_add(&p->policies[i].expected, s, e, v[1]);
+		rep_tseries_add(&p->policies[i].expected, s, e, v[1]);
 	if (has[2])
-		rep_series_add(&p->policies[i].accepted_lo, s, e, v[2]);
+		rep_tseries_add(&p->policies[i].accepted_lo, s, e, v[2]);
 	if (has[3])
-		rep_series_add(&p->policies[i].accepted_hi, s, e, v[3]);
+		rep_tseries_add(&p->policies[i].accepted_hi, s, e, v[3]);
 }
 
 /* An interval of clamp_intervals; @v: uclamp_min, uclamp_max */
@@ -272,9 +272,9 @@ static void clamp_add(struct rep_plots *p, int cpu, int64_t s, int64_t e, const 
 	if (!c)
 		return;
 	if (has[0])
-		rep_series_add(&c->clamp_min, s, e, v[0]);
+		rep_tseries_add(&c->clamp_min, s, e, v[0]);
 	if (has[1])
-		rep_series_add(&c->clamp_max, s, e, v[1]);
+		rep_tseries_add(&c->clamp_max, s, e, v[1]);
 }
 
 typedef void (*interval_fn)(struct rep_plots *p, int key, int64_t s, int64_t e,
@@ -296,7 +296,7 @@ static int interval_row(struct rep_plots *p, sqlite3_stmt *st, unsigned int nr, 
 }
 
 /*
- * key, ts_first_ns, intervals (schema 3 chunks, analyze/chunk.h): each
+ * key, ts_first_ns, intervals (schema 3 chunks, analyze/store/chunk.h): each
  * interval as interval_row() would give it, without SQLite unpacking it.
  */
 static int chunk_row(struct rep_plots *p, sqlite3_stmt *st, unsigned int nr, interval_fn fn,
@@ -359,7 +359,7 @@ static int mark_row(void *ctx, sqlite3_stmt *st)
 	struct rep_cpu_plot *c = find_cpu(ctx, sqlite3_column_int(st, 0));
 
 	if (c)
-		rep_series_add(&c->marks, sqlite3_column_int64(st, 1),
+		rep_tseries_add(&c->marks, sqlite3_column_int64(st, 1),
 			       sqlite3_column_int64(st, 2), 1);
 	return 0;
 }
@@ -392,12 +392,12 @@ static int request_row(void *ctx, sqlite3_stmt *st)
 
 		if (l->pid != pid)
 			continue;
-		rep_series_add(&l->lo, ts, ts, rep_rdb_col_int(st, 2, 0));
-		rep_series_add(&l->hi, ts, ts, rep_rdb_col_int(st, 3, UTIL_SCALE));
+		rep_tseries_add(&l->lo, ts, ts, rep_rdb_col_int(st, 2, 0));
+		rep_tseries_add(&l->hi, ts, ts, rep_rdb_col_int(st, 3, UTIL_SCALE));
 		if (sqlite3_column_type(st, 4) != SQLITE_NULL &&
 		    sqlite3_column_type(st, 5) != SQLITE_NULL &&
 		    sqlite3_column_int64(st, 4) != sqlite3_column_int64(st, 5))
-			rep_series_add(&l->bad, ts, ts, 1);
+			rep_tseries_add(&l->bad, ts, ts, 1);
 		break;
 	}
 	return 0;
@@ -549,20 +549,20 @@ void rep_plots_free(struct rep_plots *p)
 		return;
 	for (size_t i = 0; i < p->nr_policies; i++) {
 		free(p->policies[i].opps_khz);
-		rep_series_free(&p->policies[i].observed);
-		rep_series_free(&p->policies[i].expected);
-		rep_series_free(&p->policies[i].accepted_lo);
-		rep_series_free(&p->policies[i].accepted_hi);
+		rep_tseries_free(&p->policies[i].observed);
+		rep_tseries_free(&p->policies[i].expected);
+		rep_tseries_free(&p->policies[i].accepted_lo);
+		rep_tseries_free(&p->policies[i].accepted_hi);
 	}
 	for (size_t i = 0; i < p->nr_cpus; i++) {
-		rep_series_free(&p->cpus[i].clamp_min);
-		rep_series_free(&p->cpus[i].clamp_max);
-		rep_series_free(&p->cpus[i].marks);
+		rep_tseries_free(&p->cpus[i].clamp_min);
+		rep_tseries_free(&p->cpus[i].clamp_max);
+		rep_tseries_free(&p->cpus[i].marks);
 	}
 	for (size_t i = 0; i < p->alloc_lanes && p->lanes; i++) {
-		rep_series_free(&p->lanes[i].lo);
-		rep_series_free(&p->lanes[i].hi);
-		rep_series_free(&p->lanes[i].bad);
+		rep_tseries_free(&p->lanes[i].lo);
+		rep_tseries_free(&p->lanes[i].hi);
+		rep_tseries_free(&p->lanes[i].bad);
 	}
 	free(p->policies);
 	free(p->cpus);
@@ -571,7 +571,7 @@ void rep_plots_free(struct rep_plots *p)
 	free(p);
 }
 
-static int64_t series_max(const struct rep_series *s)
+static int64_t series_max(const struct rep_tseries *s)
 {
 	int64_t m = 0;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * reports/plotdata.h - what the HTML plots of one trace show, read from the
- * v2 tables and reduced to time buckets while reading (reports/series.h):
+ * v2 tables and reduced to time buckets while reading (reports/tseries.h):
  * per policy the observed and expected frequency, per CPU the rq clamp band
  * and the mismatch windows, per task the clamp requests. Memory and output
  * size depend on the bucket count, not on the trace's length.
@@ -12,10 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "analyze/diag.h"
+#include "lib/diag.h"
 #include "reports/arena.h"
 #include "reports/rdb.h"
-#include "reports/series.h"
+#include "reports/tseries.h"
 
 /**
  * struct rep_policy_plot - one cpufreq policy
@@ -39,7 +39,7 @@ struct rep_policy_plot {
 	size_t nr_opps;
 	int64_t min_khz, max_khz;
 	int first_cpu;
-	struct rep_series observed, expected, accepted_lo, accepted_hi;
+	struct rep_tseries observed, expected, accepted_lo, accepted_hi;
 };
 
 /**
@@ -55,7 +55,7 @@ struct rep_cpu_plot {
 	int cpu;
 	int policy;
 	int64_t capacity;
-	struct rep_series clamp_min, clamp_max, marks;
+	struct rep_tseries clamp_min, clamp_max, marks;
 };
 
 /**
@@ -71,7 +71,7 @@ struct rep_task_lane {
 	int pid;
 	const char *comm;
 	int64_t nr_requests;
-	struct rep_series lo, hi, bad;
+	struct rep_tseries lo, hi, bad;
 };
 
 /**

@@ -18,9 +18,9 @@
 
 #include <sqlite3.h>
 
-#include "analyze/db.h"
-#include "analyze/malloc.h"
-#include "analyze/vec.h"
+#include "analyze/store/db.h"
+#include "lib/malloc.h"
+#include "lib/vec.h"
 #include "reports/rdb.h"
 
 /* How long a report waits for a writer's transaction to end. */

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "analyze/diag.h"
+#include "lib/diag.h"
 #include "reports/arena.h"
 
 struct sqlite3;

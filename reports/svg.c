@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * reports/svg.c - inline SVG for the HTML report, drawn from bucketed series
- * (reports/series.h): one bucket per pixel column, and runs of equal
+ * (reports/tseries.h): one bucket per pixel column, and runs of equal
  * buckets merged into one path command or rectangle. A plot's size is thus
  * bounded by its width, whatever the trace's length. Colours and fonts come
  * from the page's CSS classes (reports/html.c).
@@ -136,7 +136,7 @@ static void value_axes(FILE *out, const struct frame *f, double top_khz)
  * its right edge); the range within a bucket is the shaded envelope drawn
  * by band_path(). Equal neighbours collapse into one horizontal stroke.
  */
-static void step_path(FILE *out, const struct frame *f, const struct rep_series *s,
+static void step_path(FILE *out, const struct frame *f, const struct rep_tseries *s,
 		      const char *cls)
 {
 	bool is_down = false;
@@ -164,14 +164,14 @@ static void step_path(FILE *out, const struct frame *f, const struct rep_series 
 	fputs("\"/>\n", out);
 }
 
-static bool both(const struct rep_series *lo, const struct rep_series *hi, unsigned int i)
+static bool both(const struct rep_tseries *lo, const struct rep_tseries *hi, unsigned int i)
 {
 	return i < lo->nr && lo->b[i].n && hi->b[i].n;
 }
 
 /* One closed shape for the buckets [@a, @e) where both edges are known. */
-static void band_run(FILE *out, const struct frame *f, const struct rep_series *lo,
-		     const struct rep_series *hi, double scale, unsigned int a, unsigned int e)
+static void band_run(FILE *out, const struct frame *f, const struct rep_tseries *lo,
+		     const struct rep_tseries *hi, double scale, unsigned int a, unsigned int e)
 {
 	fprintf(out, "M%.1f %.1f", fx(f, a), fy(f, (double)hi->b[a].hi * scale));
 	for (unsigned int i = a; i < e; i++) {
@@ -191,8 +191,8 @@ static void band_run(FILE *out, const struct frame *f, const struct rep_series *
  * bucket: the rq clamp band (UCLAMP_MIN, UCLAMP_MAX), or the envelope of
  * one series (@lo == @hi).
  */
-static void band_path(FILE *out, const struct frame *f, const struct rep_series *lo,
-		      const struct rep_series *hi, double scale, const char *cls)
+static void band_path(FILE *out, const struct frame *f, const struct rep_tseries *lo,
+		      const struct rep_tseries *hi, double scale, const char *cls)
 {
 	fprintf(out, "<path class=\"%s\" d=\"", cls);
 	for (unsigned int i = 0; i < lo->nr;) {
@@ -208,7 +208,7 @@ static void band_path(FILE *out, const struct frame *f, const struct rep_series 
 }
 
 /* A full-height rectangle over each run of buckets that hold a point of @s. */
-static void mark_rects(FILE *out, const struct frame *f, const struct rep_series *s,
+static void mark_rects(FILE *out, const struct frame *f, const struct rep_tseries *s,
 		       const char *cls)
 {
 	for (unsigned int i = 0; i < s->nr;) {

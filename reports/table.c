@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analyze/vec.h"
+#include "lib/vec.h"
 #include "reports/table.h"
 
 /**

@@ -172,7 +172,7 @@ static const char dw_fmt_foo[] =
 /*
  * An event whose print format divides by sizeof(unsigned int), as Linux
  * 6.18's dma_map_sg does: libtraceevent 1.7.1 frees a token twice parsing
- * it (analyze/datformat.c sizeof_crashes()). No record of it is written.
+ * it (analyze/read/dat/datformat.c sizeof_crashes()). No record of it is written.
  */
 static const char dw_fmt_sizeof[] =
 	"name: dma_sizes\nID: 308\nformat:\n" DW_COMMON

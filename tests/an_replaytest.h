@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze/reader.h"
-#include "analyze/replay.h"
+#include "analyze/read/reader.h"
+#include "analyze/replay/replay.h"
 
 /* Windows one replay produced; more than it holds fails the test. */
 #define AN_TEST_MAX_WINDOWS	32

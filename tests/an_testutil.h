@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/alias.h"
-#include "analyze/event.h"
+#include "analyze/read/alias.h"
+#include "analyze/read/event.h"
 
 /* The repository root: the binary is <root>/<build>/tests/<name>. */
 static inline const char *an_test_root(void)

@@ -11,7 +11,7 @@
 
 #include <sqlite3.h>
 
-#include "analyze/db.h"
+#include "analyze/store/db.h"
 
 /* The clock every database built here says it was analyzed at. */
 #define REP_TEST_NOW	"2026-01-01T00:00:00Z"
@@ -46,7 +46,7 @@ static const char v2_ddl[] =
 	" pid INTEGER NOT NULL, flags INTEGER, util_min INTEGER, util_max INTEGER, ret INTEGER,"
 	" model_ret INTEGER);";
 
-/* Trace 1 of a synthetic database: 40 ms from t = 1 s, written by analyze/db.c. */
+/* Trace 1 of a synthetic database: 40 ms from t = 1 s, written by analyze/store/db.c. */
 #define SYN_T0	1000000000LL
 #define SYN_MS	1000000LL
 
@@ -139,7 +139,7 @@ static void make_v2_db(const char *path)
 	sqlite3_close(c);
 }
 
-/* The v1 tables as analyze/db.c wrote them at schema version 1. */
+/* The v1 tables as analyze/store/db.c wrote them at schema version 1. */
 static const char v1_ddl[] =
 	"CREATE TABLE traces(trace_id INTEGER PRIMARY KEY, path TEXT NOT NULL, format TEXT NOT NULL,"
 	" sha256 TEXT NOT NULL, n_events INTEGER NOT NULL, t_start_ns INTEGER, t_end_ns INTEGER,"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * analyze/check.c: check names, verdict rules (events.md §4) and the
+ * analyze/checks/check.c: check names, verdict rules (events.md §4) and the
  * coalescing of observations into one window per contiguous disagreement
  * (events.md §5).
  */
@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "analyze/check.h"
+#include "analyze/checks/check.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_SEEN	8

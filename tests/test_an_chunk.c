@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * analyze/chunk.c: the text of a chunk of intervals (schema 3). What the
+ * analyze/store/chunk.c: the text of a chunk of intervals (schema 3). What the
  * writer makes the reader gives back exactly (extremes, nulls); text that
  * is not an array of intervals of the expected length is refused with the
  * byte where it went wrong, never read past its end.
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/chunk.h"
+#include "analyze/store/chunk.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * analyze/db.c: the SQLite contract of events.md §5 (names of tables and
+ * analyze/store/db.c: the SQLite contract of events.md §5 (names of tables and
  * columns), one transaction per trace, replace on re-analysis, refusal of a
  * newer schema, and survival of a SIGKILL in the middle of a trace.
  */
@@ -22,8 +22,8 @@
 
 #include <sqlite3.h>
 
-#include "analyze/db.h"
-#include "analyze/series.h"
+#include "analyze/store/db.h"
+#include "analyze/store/series.h"
 #include "an_testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

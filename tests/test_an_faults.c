@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "analyze/analyze.h"
-#include "analyze/reader.h"
+#include "analyze/read/reader.h"
 #include "an_testutil.h"
 #include "an_replaytest.h"
 

@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
-#include "analyze/reader.h"
-#include "analyze/winbuf.h"
+#include "analyze/read/reader.h"
+#include "analyze/store/winbuf.h"
 
 #define MAX_EXPECT	64
 #define LINE_LEN	512

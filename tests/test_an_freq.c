@@ -1,5 +1,5 @@
 /*
- * tests/test_an_freq.c - the frequency checks (analyze/freqstate.c,
+ * tests/test_an_freq.c - the frequency checks (analyze/checks/freqstate.c,
  * check_freq_below_min_clamp.c, check_freq_above_max_clamp.c,
  * check_freq_prediction.c).
  *
@@ -22,9 +22,9 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
-#include "analyze/freqstate.h"
-#include "analyze/malloc.h"
-#include "analyze/reader.h"
+#include "analyze/checks/freqstate.h"
+#include "lib/malloc.h"
+#include "analyze/read/reader.h"
 #include "an_testutil.h"
 #include "an_replaytest.h"
 

@@ -35,7 +35,7 @@
 
 #include <sqlite3.h>
 
-#include "analyze/check.h"
+#include "analyze/checks/check.h"
 #include "an_testutil.h"
 
 #define COPIES		4	/* of each fixture */

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze/marker.h"
+#include "analyze/read/marker.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,5 +1,5 @@
 /*
- * tests/test_an_replay.c - the replay (analyze/replay.c, requests.c), the
+ * tests/test_an_replay.c - the replay (analyze/replay/replay.c, requests.c), the
  * platform loader and the non-frequency checks.
  *
  * Rows are small ftrace text traces. The reader only decodes them: every
@@ -20,10 +20,10 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
-#include "analyze/malloc.h"
-#include "analyze/platform.h"
-#include "analyze/reader.h"
-#include "analyze/replay.h"
+#include "lib/malloc.h"
+#include "analyze/read/platform.h"
+#include "analyze/read/reader.h"
+#include "analyze/replay/replay.h"
 #include "an_testutil.h"
 #include "an_replaytest.h"
 

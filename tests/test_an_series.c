@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * analyze/series.c and the schema 2 tables: what a trace looked like over
+ * analyze/store/series.c and the schema 2 tables: what a trace looked like over
  * time (clamp and frequency intervals, requests, tasks, CPUs, policies),
  * the explanation chain of a FAIL window, and the database built from it by
  * `ucval analyze --db`: residency, views, the queries README documents.
@@ -21,8 +21,8 @@
 #include <sqlite3.h>
 
 #include "analyze/analyze.h"
-#include "analyze/series.h"
-#include "analyze/winbuf.h"
+#include "analyze/store/series.h"
+#include "analyze/store/winbuf.h"
 #include "an_testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

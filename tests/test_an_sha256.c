@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * analyze/sha256.c: FIPS 180-4 test vectors, split updates, and a file.
+ * lib/sha256.c: FIPS 180-4 test vectors, split updates, and a file.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/sha256.h"
+#include "lib/sha256.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/malloc.h"
-#include "analyze/reader.h"
-#include "analyze/text.h"
-#include "analyze/textline.h"
+#include "lib/malloc.h"
+#include "analyze/read/reader.h"
+#include "analyze/read/text.h"
+#include "analyze/read/textline.h"
 #include "tests/an_testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -23,9 +23,9 @@
 
 #include <event-parse.h>
 
-#include "analyze/datcheck.h"
-#include "analyze/datformat.h"
-#include "analyze/reader.h"
+#include "analyze/read/dat/datcheck.h"
+#include "analyze/read/dat/datformat.h"
+#include "analyze/read/reader.h"
 #include "tests/an_datwriter.h"
 #include "tests/an_testutil.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * analyze/winbuf.c: windows come back in order and intact, in memory and
+ * analyze/store/winbuf.c: windows come back in order and intact, in memory and
  * past the spill threshold, with their explanations (every 5th window has
  * one); counters split FAIL and UNDECIDED.
  */
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze/winbuf.h"
+#include "analyze/store/winbuf.h"
 
 struct walk {
 	size_t seen;

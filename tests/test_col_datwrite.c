@@ -24,7 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "analyze/reader.h"
+#include "analyze/read/reader.h"
 #include "collect/datwrite.h"
 #include "tests/an_datwriter.h"
 

@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/marker.h"
-#include "collect/platform.h"
+#include "analyze/read/marker.h"
+#include "collect/snapshot.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_LINES 64
@@ -99,14 +99,14 @@ static int teardown(void **state)
 static void snapshot(const char *sys, const char *proc, const char *cg, struct lines *out)
 {
 	char s[512], p[512], c[512];
-	struct col_platform_roots r = { s, p, c };
+	struct col_snapshot_roots r = { s, p, c };
 	struct an_diag d;
 
 	snprintf(s, sizeof(s), "%s/%s", root, sys);
 	snprintf(p, sizeof(p), "%s/%s", root, proc);
 	snprintf(c, sizeof(c), "%s/%s", root, cg);
 	out->nr = 0;
-	assert_int_equal(col_platform_snapshot(&r, collect_line, out, &d), 0);
+	assert_int_equal(col_snapshot_take(&r, collect_line, out, &d), 0);
 	for (unsigned int i = 0; i < out->nr; i++) {
 		struct an_marker m;
 
@@ -196,14 +196,14 @@ static void test_task_line(void **state)
 	struct an_diag d;
 
 	(void)state;
-	assert_int_equal(col_platform_task_line(NULL, getpid(), line, sizeof(line)), 0);
+	assert_int_equal(col_snapshot_task_line(NULL, getpid(), line, sizeof(line)), 0);
 	snprintf(want, sizeof(want), "ucval: task pid=%d comm=", (int)getpid());
 	assert_int_equal(strncmp(line, want, strlen(want)), 0);
 	assert_non_null(strstr(line, " policy=SCHED_NORMAL"));
-	if (!col_platform_has_uclamp(NULL))
+	if (!col_snapshot_has_uclamp(NULL))
 		assert_null(strstr(line, "util_min="));
 	assert_int_equal(an_marker_parse(line, strlen(line), 1, &m, &d), 1);
-	assert_int_equal(col_platform_task_line(NULL, -5, line, sizeof(line)), -ESRCH);
+	assert_int_equal(col_snapshot_task_line(NULL, -5, line, sizeof(line)), -ESRCH);
 }
 
 /*
@@ -235,7 +235,7 @@ static void test_task_requests(void **state)
 		const struct req_case *c = &cases[i];
 		bool has_min = !c->has_min, has_max = !c->has_max;
 
-		col_platform_task_requests(c->policy, c->umin, c->umax, c->rt_default,
+		col_snapshot_task_requests(c->policy, c->umin, c->umax, c->rt_default,
 					   &has_min, &has_max);
 		if (has_min != c->has_min || has_max != c->has_max)
 			fail_msg("case %zu (%s): policy %u min %u max %u: got %d/%d want %d/%d", i,

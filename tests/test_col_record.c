@@ -32,7 +32,7 @@
 #include <tracefs.h>
 
 #include "analyze/analyze.h"
-#include "analyze/reader.h"
+#include "analyze/read/reader.h"
 #include "collect/record.h"
 
 #define TRACEFS		"/sys/kernel/tracing"

@@ -28,8 +28,8 @@
 
 #include "reports/doc.h"
 #include "reports/fmt.h"
-#include "reports/outfile.h"
-#include "reports/series.h"
+#include "lib/outfile.h"
+#include "reports/tseries.h"
 #include "reports/xml.h"
 #include "tests/an_testutil.h"
 #include "tests/rep_testdb.h"
@@ -518,7 +518,7 @@ static void check_html_cases(const char *html, const struct html_case *cases, si
 
 /*
  * The schema 2 file, then upgraded to schema 3: the plots read the chunks
- * themselves (analyze/chunk.c) and must draw what the rows drew, the same
+ * themselves (analyze/store/chunk.c) and must draw what the rows drew, the same
  * HTML but for the schema number.
  */
 static void test_v2_html(void **state)
@@ -655,18 +655,18 @@ static void test_series(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(series_cases); i++) {
 		const struct series_case *c = &series_cases[i];
-		struct rep_series s;
+		struct rep_tseries s;
 		const struct rep_bucket *b;
 
-		assert_int_equal(rep_series_init(&s, 10, 0, 100), 0);
+		assert_int_equal(rep_tseries_init(&s, 10, 0, 100), 0);
 		for (size_t k = 0; k < 4 && c->iv[k][1] >= c->iv[k][0]; k++)
-			rep_series_add(&s, c->iv[k][0], c->iv[k][1], c->iv[k][2]);
+			rep_tseries_add(&s, c->iv[k][0], c->iv[k][1], c->iv[k][2]);
 		b = &s.b[c->bucket];
 		if (b->n != c->n || (c->n && (b->lo != c->lo || b->hi != c->hi || b->last != c->last)))
 			fail_msg("case %zu (%s): n %llu lo %lld hi %lld last %lld", i, c->what,
 				 (unsigned long long)b->n, (long long)b->lo, (long long)b->hi,
 				 (long long)b->last);
-		rep_series_free(&s);
+		rep_tseries_free(&s);
 	}
 }
 

@@ -36,7 +36,7 @@
 
 #include <sqlite3.h>
 
-#include "analyze/check.h"
+#include "analyze/checks/check.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ARGS	64

@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_chunk.c - libFuzzer target for the reader of a chunk of
- * intervals (analyze/chunk.c), the text a report reads from the database.
+ * intervals (analyze/store/chunk.c), the text a report reads from the database.
  * The first byte picks how many numbers an interval has (0 to 8: 8 is
  * refused); the rest is the text, in a buffer of its exact size so that a
  * read past it is caught. Each interval read is written again and must
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/chunk.h"
+#include "analyze/store/chunk.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "analyze/reader.h"
+#include "analyze/read/reader.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 

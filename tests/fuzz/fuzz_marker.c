@@ -1,11 +1,11 @@
 /*
  * tests/fuzz/fuzz_marker.c - libFuzzer target for the marker parser
- * (analyze/marker.c). The input is one print event's text.
+ * (analyze/read/marker.c). The input is one print event's text.
  */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analyze/marker.h"
+#include "analyze/read/marker.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_platform.c - libFuzzer target for the platform file
- * parser (analyze/platform.c: LISA's platform.json and ucval's line format,
+ * parser (analyze/read/platform.c: LISA's platform.json and ucval's line format,
  * the text of `ucval analyze --platform FILE`). The input is the file, in a
  * buffer of its exact size so that a read past it is caught.
  *
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/platform.h"
+#include "analyze/read/platform.h"
 
 #define NAME	"fuzz.platform"
 

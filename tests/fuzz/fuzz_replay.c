@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_replay.c - libFuzzer target for the replay: the model and
- * every check (analyze/replay.c, sched.c, requests.c, check_*.c, model/)
+ * every check (analyze/replay/replay.c, sched.c, requests.c, check_*.c, model/)
  * on whatever events a trace gives, in any order, with any values. The
  * first byte picks options (the model, v3 fidelity, a grace, a CPU count);
  * the rest is the trace: a trace.dat when it starts with the magic
@@ -19,9 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/datcheck.h"
-#include "analyze/reader.h"
-#include "analyze/replay.h"
+#include "analyze/read/dat/datcheck.h"
+#include "analyze/read/reader.h"
+#include "analyze/replay/replay.h"
 #include "tests/fuzz/fuzz_common.h"
 
 /* Events replayed at most; inputs are small, this is a backstop. */

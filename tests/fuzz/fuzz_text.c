@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_text.c - libFuzzer target for the ftrace text and systrace
- * HTML reader (analyze/text.c, analyze/textline.c) through the public reader
+ * HTML reader (analyze/read/text.c, analyze/read/textline.c) through the public reader
  * API, as a stream: detection, line splitting, every line form.
  */
 #define _GNU_SOURCE	/* memfd_create() in fuzz_common.h */
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analyze/reader.h"
+#include "analyze/read/reader.h"
 #include "tests/fuzz/fuzz_common.h"
 
 /* Stop a run after this many results; inputs are small, this is a backstop. */

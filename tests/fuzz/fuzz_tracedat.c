@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_tracedat.c - libFuzzer target for the trace.dat reader
- * (analyze/datcheck.c, analyze/datpages.c, analyze/tracedat.c over
+ * (analyze/read/dat/datcheck.c, analyze/read/dat/datpages.c, analyze/read/dat/tracedat.c over
  * libtracecmd). The input is written to a memfd and opened by path, as ucval
  * opens files.
  */
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "analyze/reader.h"
+#include "analyze/read/reader.h"
 #include "tests/fuzz/fuzz_common.h"
 
 /* Stop a run after this many results; inputs are small, this is a backstop. */

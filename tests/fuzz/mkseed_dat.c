@@ -2,7 +2,7 @@
  * tests/fuzz/mkseed_dat.c - write the synthetic trace.dat of
  * tests/an_datwriter.h as fuzz seeds: with and without a UNAME option, with
  * a page holding every kind of ring-buffer event (the page walk of
- * analyze/datpages.c), with buffer statistics that count more losses
+ * analyze/read/dat/datpages.c), with buffer statistics that count more losses
  * than the pages (datcheck.c: losses no page places; and a buffer read
  * before the file: the pages' events counted, lost_before()), and with a print
  * format libtraceevent cannot parse safely (datcheck.c empties it).

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * analyze/checks/check.h - the checks of events.md §4, their counters and windows.
+ *
+ * A check compares one observation with the model at a time; consecutive
+ * disagreements of one key (check, cpu, pid) coalesce into one window
+ * (events.md §5: one row per contiguous disagreement). Windows go to a sink
+ * the caller provides (cmd_analyze.c stores them, tests collect them), so the
+ * analysis keeps no list that grows with the trace.
+ */
+#ifndef UCVAL_ANALYZE_CHECKS_CHECK_H
+#define UCVAL_ANALYZE_CHECKS_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* X(enum suffix, check_id as in events.md §4 and the database) */
+#define AN_CHECKS(X)							\
+	X(RQ_CLAMP,		"rq_clamp")				\
+	X(TASK_EFFECTIVE,	"task_effective")			\
+	X(REQUEST_RESULT,	"request_result")			\
+	X(FREQ_BELOW_MIN_CLAMP,	"freq_below_min_clamp")			\
+	X(FREQ_ABOVE_MAX_CLAMP,	"freq_above_max_clamp")			\
+	X(FREQ_PREDICTION,	"freq_prediction")			\
+	X(GROUPS_EXHAUSTED,	"groups_exhausted")			\
+	X(TRACE_INTEGRITY,	"trace_integrity")
+
+enum an_check_id {
+#define AN_CHECK_ENUM(name, id) AN_CHECK_##name,
+	AN_CHECKS(AN_CHECK_ENUM)
+#undef AN_CHECK_ENUM
+	AN_CHECK__COUNT
+};
+
+enum an_verdict {
+	AN_PASS,
+	AN_FAIL,
+	AN_UNDECIDED,
+};
+
+/* Longest message of a window; longer text is cut. */
+#define AN_WINDOW_MSG_LEN	160
+/* Longest explanation chain of a window (lines "RULE  step  value"). */
+#define AN_WINDOW_EXPLAIN_LEN	1024
+/* Longest textual expected/observed value ("EINVAL", "512..1024"). */
+#define AN_WINDOW_VALUE_LEN	24
+
+/**
+ * struct an_window - one contiguous window of disagreement, or of doubt
+ * @check: the check
+ * @is_fail: true: a FAIL window (a `mismatches` row); false: UNDECIDED
+ * @cpu: CPU, -1 when not applicable
+ * @pid: task, -1 when not applicable
+ * @ts_start_ns: first observation of the window (trace clock)
+ * @ts_end_ns: last instant of the window
+ * @expected: the model's value (kHz, clamp value, errno ...)
+ * @observed: the kernel's value
+ * @expected_text: set instead of @expected for non-numeric values, else ""
+ * @observed_text: likewise for @observed
+ * @rule: spec rule ID the check enforced here ("VR5", "MR4", "S10")
+ * @message: one line for a human, lower case, no full stop
+ * @n_events: observations that disagreed inside the window
+ * @explain: FAIL windows: the model's explanation chain at the window's
+ *	     start, one step a line ("S9    raw target kHz   1250000"), or
+ *	     NULL. Set by the window's tracker (an_win_set_explain()) and valid
+ *	     only while the sink runs: a sink that keeps it copies the text.
+ */
+struct an_window {
+	enum an_check_id check;
+	bool is_fail;
+	int cpu;
+	int pid;
+	uint64_t ts_start_ns;
+	uint64_t ts_end_ns;
+	long long expected;
+	long long observed;
+	char expected_text[AN_WINDOW_VALUE_LEN];
+	char observed_text[AN_WINDOW_VALUE_LEN];
+	const char *rule;
+	char message[AN_WINDOW_MSG_LEN];
+	uint64_t n_events;
+	const char *explain;
+};
+
+/*
+ * Where closed windows go. Return 0, or a negative code that stops the
+ * analysis (e.g. the database failed).
+ */
+struct an_series;
+
+typedef int (*an_window_sink_fn)(void *ctx, const struct an_window *w);
+
+/**
+ * struct an_check_stats - counters of one check over one trace
+ * @n_checked: observations compared with the model
+ * @n_failed: FAIL windows
+ * @n_undecided: UNDECIDED windows (or observations that could not be
+ *		 compared while the check had its inputs)
+ * @has_input: the trace had what the check needs (events.md §4 "needs")
+ * @is_hiding: an UNDECIDED window may hide a failure (exit status 3)
+ * @reason: why the check is UNDECIDED as a whole (static text), or NULL
+ */
+struct an_check_stats {
+	uint64_t n_checked;
+	uint64_t n_failed;
+	uint64_t n_undecided;
+	bool has_input;
+	bool is_hiding;
+	const char *reason;
+};
+
+/**
+ * struct an_results - what one analysis produced, check by check
+ * @stats: counters per check
+ * @sink: receives every closed window
+ * @sink_ctx: its context
+ * @err: first error a sink returned; the analysis stops on it
+ * @series: where the values over time are recorded (analyze/store/series.h), or
+ *	    NULL (the default) to record none; set after an_results_init()
+ */
+struct an_results {
+	struct an_check_stats stats[AN_CHECK__COUNT];
+	an_window_sink_fn sink;
+	void *sink_ctx;
+	int err;
+	struct an_series *series;
+};
+
+/**
+ * struct an_win_track - the open window of one key (check, cpu, pid)
+ * @is_open: a window is open
+ * @w: the window being built
+ * @explain: its explanation chain (malloc'd, see an_win_set_explain()), or
+ *	     NULL; freed when the window is emitted or by an_win_release()
+ *
+ * Zero-initialized means closed; embed one per key that can disagree. A
+ * check that sets explanations calls an_win_release() on its trackers when
+ * it is freed (an analysis stopped by an error leaves windows open).
+ */
+struct an_win_track {
+	bool is_open;
+	struct an_window w;
+	char *explain;
+};
+
+void an_win_discard(struct an_win_track *t);
+bool an_explain_line(char *buf, size_t size, size_t *at, const char *rule, const char *label,
+		     long long value);
+const char *an_check_name(enum an_check_id check);
+int an_check_from_name(const char *name, enum an_check_id *out);
+enum an_verdict an_check_verdict(const struct an_check_stats *s);
+const char *an_verdict_name(enum an_verdict v);
+
+void an_results_init(struct an_results *res, an_window_sink_fn sink, void *ctx);
+void an_results_finish(struct an_results *res);
+void an_win_observe(struct an_results *res, struct an_win_track *t,
+		    const struct an_window *obs);
+void an_win_doubt(struct an_results *res, struct an_win_track *t,
+		  const struct an_window *obs);
+void an_win_agree(struct an_results *res, struct an_win_track *t, uint64_t ts_ns);
+void an_win_close(struct an_results *res, struct an_win_track *t, uint64_t ts_ns);
+void an_win_undecided(struct an_results *res, const struct an_window *w);
+void an_win_set_explain(struct an_win_track *t, const char *text);
+void an_win_release(struct an_win_track *t);
+
+#endif /* UCVAL_ANALYZE_CHECKS_CHECK_H */

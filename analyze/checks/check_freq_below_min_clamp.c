@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze/checks/check_freq_below_min_clamp.c - check freq_below_min_clamp
+ * (events.md §4).
+ *
+ * While a CPU runs a task, its policy's frequency must not stay below the
+ * floor its rq UCLAMP_MIN guarantees: model_su_floor(), the lowest OPP >=
+ * 1.25 * F * m / capacity (F per S8, 6.8+ without headroom, MS5), m the rq
+ * MIN after the variant's inversion rule (v3 VR8: min(rq min, rq max);
+ * mainline MS1: rq min), within the policy limits (S10). An idle CPU (or one
+ * running nothing the trace shows) sets no floor. A new, higher floor binds
+ * the kernel only after the grace of freqstate.h; a lower one at once.
+ *
+ * Keys are CPUs: a window (cpu, pid -1) says CPU cpu ran below its floor.
+ * One n_checked is one interval in which the CPU's floor in force and its
+ * policy's observed frequency stay the same and can both be judged.
+ * UNDECIDED: the CPU's runqueue unknown, an integrity window, or no
+ * frequency observed yet for its policy. Rule of a window: VS1 (v3), MS1
+ * (mainline 5.3–6.7), MS5 (6.8+).
+ */
+#include <errno.h>
+#include <string.h>
+#include <stdlib.h>
+
+#include "analyze/checks/checks.h"
+#include "analyze/checks/freqstate.h"
+#include "lib/malloc.h"
+#include "analyze/checks/explain.h"
+
+#define CHECK	AN_CHECK_FREQ_BELOW_MIN_CLAMP
+
+struct floor_cpu {
+	struct an_fq_bound bound;
+	struct an_fq_key key;
+	/* the last floor computed, for its inputs: rq clamps change seldom */
+	struct an_fq_memo last;		/* the last floor (floor_of()) */
+};
+
+struct floor_check {
+	struct floor_cpu *cpu;
+	bool *was_busy;		/* per policy index: busy since the last event */
+	unsigned int nr_cpus;
+	bool has_uclamp_event;
+};
+
+static AN_NOINLINE int setup(struct floor_check *k, const struct an_replay *r)
+{
+	k->cpu = an_calloc(r->nr_cpus, sizeof(*k->cpu));
+	k->was_busy = an_calloc(r->nr_cpus, sizeof(*k->was_busy));
+	if (!k->cpu || !k->was_busy) {
+		free(k->cpu);
+		free(k->was_busy);
+		k->cpu = NULL;
+		k->was_busy = NULL;
+		return -ENOMEM;
+	}
+	k->nr_cpus = r->nr_cpus;
+	for (unsigned int c = 0; c < k->nr_cpus; c++)
+		an_fq_bound_init(&k->cpu[c].bound, AN_FQ_LOWER);
+	return 0;
+}
+
+struct explain_ctx {
+	const struct an_freq_policy *p;
+	int cpu;
+};
+
+/* The model's chain behind the floor of a CPU (MS1/VS1, S8-S10). */
+static void explain(const struct an_replay *r, const void *ctx, char *buf, size_t size)
+{
+	const struct explain_ctx *c = ctx;
+	struct model_su_explain ex = { 0 };
+	struct model_su_cpu_in in;
+	struct model_su_bound b;
+
+	buf[0] = '\0';
+	an_fq_cpu_in(r, c->cpu, &in);
+	if (!model_su_floor(&c->p->su, &in, &b, &ex))
+		rep_explain_format(buf, size, &ex, "");
+}
+
+/* Judge @fc at @ts_ns with its bound in force, the key's observation kept. */
+static void rejudge(struct an_replay *r, const struct an_freq_policy *p, int cpu,
+		    struct floor_cpu *fc, uint64_t ts_ns)
+{
+	struct explain_ctx ec = { p, cpu };
+	struct an_fq_judgement j = {
+		.check = CHECK, .cpu = cpu, .ts_ns = ts_ns, .is_decidable = true,
+		.obs_khz = fc->key.obs_khz, .lo_khz = an_fq_bound_now(&fc->bound),
+		.hi_khz = AN_FQ_NO_CEILING_KHZ, .rule = an_fq_coupling_rule(r, p),
+		.what = "floor", .explain = explain, .explain_ctx = &ec, .is_drop = true,
+	};
+
+	if (!fc->key.has_state || !fc->key.is_decidable)
+		return;
+	/* an integrity window learnt since (lost events) covers this instant */
+	if (an_fq_cpu_undecidable(r, cpu, ts_ns, &j.is_hiding, &j.why))
+		j.is_decidable = false;
+	an_fq_key_judge(r, &fc->key, &j, NULL);
+}
+
+/* Grace ends before @before_ns, in time order per CPU. */
+static void drop_until(struct an_replay *r, struct floor_check *k, const struct an_freq_policy *p,
+		       uint64_t before_ns)
+{
+	for (unsigned int i = 0; i < p->su.nr_cpus; i++) {
+		int cpu = p->su.cpu[i];
+		struct floor_cpu *fc = &k->cpu[cpu];
+		uint64_t t;
+
+		while (an_fq_bound_next_drop(&fc->bound, before_ns, &t)) {
+			an_fq_bound_drop(&fc->bound, t);
+			rejudge(r, p, cpu, fc, t);
+		}
+	}
+}
+
+/* Whether time alone may change the bound of a CPU of @p by @now. */
+static bool is_due(const struct floor_check *k, const struct an_freq_policy *p, uint64_t now)
+{
+	for (unsigned int c = 0; c < p->su.nr_cpus; c++)
+		if (an_fq_bound_is_due(&k->cpu[p->su.cpu[c]].bound, now))
+			return true;
+	return false;
+}
+
+static AN_NOINLINE void before(struct an_replay *r, struct floor_check *k, uint64_t now)
+{
+	for (unsigned int i = 0; i < r->nr_policies; i++) {
+		const struct an_freq_policy *p = &r->policy[i];
+		struct an_fq_times g;
+
+		if (!an_fq_policy_usable(p) || !is_due(k, p, now))
+			continue;
+		an_fq_grace(r, p, &g);
+		for (unsigned int c = 0; c < p->su.nr_cpus; c++)
+			an_fq_bound_elapse(&k->cpu[p->su.cpu[c]].bound, now, k->was_busy[i], &g);
+		drop_until(r, k, p, now);
+	}
+}
+
+/*
+ * The floor of @cpu now: 0 while it runs no task. model_su_floor() depends
+ * on the policy and the CPU's inputs alone (an_fq_cpu_in() zeroes the
+ * padding, so equal bytes are equal inputs): the last result is kept.
+ */
+static int floor_of(const struct an_replay *r, const struct an_freq_policy *p, int cpu,
+		    struct floor_cpu *fc, unsigned int *khz)
+{
+	struct model_su_cpu_in in;
+	struct model_su_bound b;
+	unsigned int kept[2];
+
+	*khz = AN_FQ_NO_FLOOR_KHZ;
+	if (r->cpu[cpu].curr_pid <= 0)
+		return 0;
+	an_fq_cpu_in(r, cpu, &in);
+	if (an_fq_memo_get(&fc->last, p, &in, 1, kept)) {
+		*khz = kept[0];
+		return 0;
+	}
+	if (model_su_floor(&p->su, &in, &b, NULL))
+		return -EINVAL;
+	*khz = b.freq_khz;
+	an_fq_memo_put(&fc->last, p, &in, 1, (const unsigned int[2]){ b.freq_khz, 0 });
+	return 0;
+}
+
+static void judge_cpu(struct an_replay *r, const struct an_freq_policy *p, int cpu,
+		      struct floor_cpu *fc, bool is_eval, bool is_busy, bool has_obs,
+		      unsigned int obs)
+{
+	uint64_t now = r->step.ts_ns;
+	struct an_fq_times g;
+	struct explain_ctx ec = { p, cpu };
+	struct an_fq_judgement j = {
+		.check = CHECK, .cpu = cpu, .ts_ns = now, .obs_khz = obs,
+		.hi_khz = AN_FQ_NO_CEILING_KHZ, .rule = an_fq_coupling_rule(r, p),
+		.what = "floor", .explain = explain, .explain_ctx = &ec,
+	};
+	unsigned int khz;
+
+	if (an_fq_cpu_undecidable(r, cpu, now, &j.is_hiding, &j.why)) {
+		an_fq_bound_forget(&fc->bound);
+	} else if (floor_of(r, p, cpu, fc, &khz)) {
+		an_fq_bound_forget(&fc->bound);
+		j.why = "the schedutil model refused the inputs";
+	} else {
+		if (an_fq_cpu_applied(r, cpu))
+			an_fq_bound_restart(&fc->bound);
+		an_fq_bound_set(&fc->bound, khz);
+		if (!an_fq_bound_is_settled(&fc->bound)) {
+			an_fq_grace(r, p, &g);
+			an_fq_bound_step(&fc->bound, now, is_eval, is_busy, &g);
+		}
+		j.lo_khz = an_fq_bound_now(&fc->bound);
+		j.is_decidable = has_obs;
+		j.why = "no frequency observed yet";
+		an_fq_obs_doubt(r, p, &j);
+	}
+	an_fq_key_judge(r, &fc->key, &j, NULL);
+}
+
+static AN_NOINLINE void after(struct an_replay *r, struct floor_check *k, const struct an_event *ev)
+{
+	for (unsigned int i = 0; i < r->nr_policies; i++) {
+		const struct an_freq_policy *p = &r->policy[i];
+		bool is_eval, is_busy, has_obs;
+		unsigned int obs = 0;
+
+		if (!an_fq_policy_usable(p) || !an_fq_policy_touched(r, p, ev))
+			continue;
+		is_eval = an_fq_policy_evaluated(r, p);
+		is_busy = an_fq_policy_busy(r, p);
+		has_obs = an_fq_policy_observed(r, p, &obs);
+		for (unsigned int c = 0; c < p->su.nr_cpus; c++)
+			judge_cpu(r, p, p->su.cpu[c], &k->cpu[p->su.cpu[c]], is_eval, is_busy,
+				  has_obs, obs);
+		k->was_busy[i] = is_busy;
+	}
+}
+
+static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool is_after)
+{
+	struct floor_check *k = ctx;
+
+	if (!k->cpu && setup(k, r))
+		return -ENOMEM;
+	if (is_after && an_fq_is_uclamp_event(ev))
+		k->has_uclamp_event = true;
+	if (!r->nr_policies)
+		return 0;	/* no policy (no cpufreq): nothing to judge */
+	if (is_after)
+		after(r, k, ev);
+	else
+		before(r, k, ev->ts_ns);
+	return 0;
+}
+
+static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
+{
+	struct floor_check *k = ctx;
+
+	if (!k->cpu)
+		return;
+	for (unsigned int i = 0; i < r->nr_policies; i++)
+		if (an_fq_policy_usable(&r->policy[i]))
+			drop_until(r, k, &r->policy[i], end_ns);
+	for (unsigned int c = 0; c < k->nr_cpus; c++)
+		an_fq_key_close(r, &k->cpu[c].key, end_ns, NULL);
+	an_fq_set_input(r, CHECK, k->has_uclamp_event || an_fq_has_clamps(r),
+			"no input: no clamp known (no request, uclamp event or platform model)");
+}
+
+static void on_free(void *ctx)
+{
+	struct floor_check *k = ctx;
+
+	free(k->cpu);
+	free(k->was_busy);
+	free(k);
+}
+
+/**
+ * an_check_freq_below_min_clamp_attach() - attach check freq_below_min_clamp
+ * @r: replay
+ * @d: diagnostic on failure
+ *
+ * Compares each running CPU's policy frequency with the floor of its rq
+ * clamps (events.md §4; uclamp-v3.md VS1/VR8, uclamp-mainline.md MS1/MS5,
+ * schedutil.md S8–S10), after the grace of freqstate.h.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int an_check_freq_below_min_clamp_attach(struct an_replay *r, struct an_diag *d)
+{
+	struct floor_check *k = an_calloc(1, sizeof(*k));
+	struct an_observer obs = {
+		.name = "freq_below_min_clamp", .event = on_event, .finish = on_finish,
+		.free = on_free, .ctx = k,
+	};
+
+	if (!k)
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	return an_replay_add_observer(r, &obs);
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze/checks/check_groups_exhausted.c - check groups_exhausted (events.md §4).
+ *
+ * v3 only: a clamp value needs one of CONFIG_UCLAMP_GROUPS_COUNT groups
+ * besides group 0 (VG1, VG6); when none is free the request fails with
+ * ENOSPC (VG3, VG7), values of dead tasks included (VG8). The check looks at
+ * every request with a kernel result (setattr marker with ret, uclamp_request
+ * with ret) that the model was given:
+ *  - the kernel reported success (ret >= 0) while the model answered ENOSPC:
+ *    FAIL window keyed by the target pid, expected "ENOSPC", observed the
+ *    kernel's return, rule VG7;
+ *  - anything else: n_checked, and that pid's open window ends.
+ * Mainline has buckets and never runs out (MB3): the check stays UNDECIDED
+ * ("mainline has no clamp groups").
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analyze/checks/checks.h"
+#include "lib/malloc.h"
+#include "analyze/checks/wintab.h"
+
+struct grp_check {
+	struct an_wintab *open;
+};
+
+static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
+{
+	struct grp_check *k = ctx;
+	struct an_check_stats *s = &r->res->stats[AN_CHECK_GROUPS_EXHAUSTED];
+	const struct an_replay_req *q = &r->step.req;
+	struct an_wintab_ent *ent;
+
+	if (!after || r->variant != MODEL_V3)
+		return 0;	/* mainline: on_finish() says why nothing is checked */
+	if (!r->step.has_req || !q->is_applied || r->sys.is_undefined)
+		return 0;
+	s->has_input = true;
+	s->n_checked++;
+	ent = an_wintab_get(k->open, (uint64_t)q->pid, true);
+	if (!ent)
+		return -ENOMEM;
+	if (q->ret >= 0 && q->model_ret == -ENOSPC) {
+		struct an_window w = {
+			.check = AN_CHECK_GROUPS_EXHAUSTED, .cpu = -1, .pid = q->pid,
+			.ts_start_ns = ev->ts_ns, .expected = -ENOSPC, .observed = q->ret,
+			.expected_text = "ENOSPC", .rule = "VG7",
+		};
+
+		snprintf(w.observed_text, sizeof(w.observed_text), "%d", q->ret);
+		snprintf(w.message, sizeof(w.message),
+			 "request for pid %d succeeded while all %u clamp groups are in use",
+			 q->pid, r->sys.cfg.groups);
+		an_win_observe(r->res, &ent->fail, &w);
+	} else {
+		an_win_agree(r->res, &ent->fail, ev->ts_ns);
+	}
+	an_wintab_put(k->open, ent);
+	return 0;
+}
+
+struct close_ctx {
+	struct an_replay *r;
+	uint64_t end_ns;
+};
+
+static void close_one(struct an_wintab_ent *e, void *ctx)
+{
+	struct close_ctx *c = ctx;
+
+	an_win_close(c->r->res, &e->fail, c->end_ns);
+}
+
+static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
+{
+	struct grp_check *k = ctx;
+	struct close_ctx c = { r, end_ns };
+
+	if (r->is_started && r->variant != MODEL_V3)
+		r->res->stats[AN_CHECK_GROUPS_EXHAUSTED].reason = "mainline has no clamp groups";
+	an_wintab_for_each(k->open, close_one, &c);
+}
+
+static void on_free(void *ctx)
+{
+	struct grp_check *k = ctx;
+
+	an_wintab_free(k->open);
+	free(k);
+}
+
+/**
+ * an_check_groups_exhausted_attach() - attach check groups_exhausted
+ * @r: replay
+ * @d: diagnostic on failure
+ *
+ * v3: a request the kernel accepted while the model found no free clamp
+ * group (uclamp-v3.md VG1, VG3, VG7); see the file comment.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int an_check_groups_exhausted_attach(struct an_replay *r, struct an_diag *d)
+{
+	struct grp_check *k = an_calloc(1, sizeof(*k));
+	struct an_observer obs = {
+		.name = "groups_exhausted", .event = on_event, .finish = on_finish,
+		/* on_event() acts after the model, on requests only */
+		.skip = AN_OBS_NO_BEFORE, .only = AN_OBS_ONLY_REQUEST,
+		.free = on_free, .ctx = k,
+	};
+
+	if (!k || an_wintab_new(&k->open)) {
+		free(k);
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	}
+	return an_replay_add_observer(r, &obs);
+}

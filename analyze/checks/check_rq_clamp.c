@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze/checks/check_rq_clamp.c - check rq_clamp (events.md §4).
+ *
+ * uclamp_util_cfs and uclamp_util_se show a CPU's rq aggregated clamps
+ * (uclamp_min, uclamp_max) at an instant; the model's are
+ * model_rq_value(cpu, id) over the tasks the replay has queued there,
+ * idle UCLAMP_MAX retention included (v3 VR4-VR11, mainline MR3-MR4, MR8).
+ *
+ * Same-instant ordering: a kernel emits the util event of an enqueue from
+ * inside enqueue_task(), which may come before the sched_wakeup event of that
+ * very enqueue, with the same timestamp (text traces also round to 1 us). So
+ * an observation at time T on CPU c is judged once every event of time T has
+ * been replayed, and it agrees when its (min, max) pair equals the model's
+ * pair either just before T (after the last event older than T) or after
+ * every event of T. A disagreement reports the model's value after T.
+ *
+ * Verdicts per observation and clamp id:
+ *  - the CPU is not decidable (runqueue unknown, inside an integrity window,
+ *    v3 seed state undefined): UNDECIDED window for that CPU; it may hide a
+ *    failure unless the CPU is simply not known yet since the trace start;
+ *  - agreement: n_checked, and an open FAIL window of that CPU and id ends;
+ *  - disagreement: a FAIL window when the clamps of every task that makes up
+ *    the value are known (an_task_is_clamp_known(): the queued fair/RT
+ *    tasks, or on an idle CPU the last one that left it); otherwise an
+ *    UNDECIDED window (a request or group the trace never showed may
+ *    explain it).
+ * Rule of a FAIL window: by what last changed the model's value on that CPU:
+ *  v3: idle VR11, count VR4, uncount VR5, request VR9, group VR10,
+ *      sysctl VR12, never changed VR7;
+ *  mainline: idle MR4, count MR3, uncount MR4, request MR6, group MR5,
+ *      sysctl MR7, never changed MR8.
+ * Windows are keyed by (cpu, clamp id), pid -1.
+ *
+ * Sleep before a group write: a task that goes to sleep is dequeued at the
+ * start of __schedule(), some time before the sched_switch event that shows
+ * it, and a group clamp write re-accounts only the tasks still queued then
+ * (uclamp_update_active(), MR5/VR10). So when a group write falls between a
+ * CPU's last sign that its task was still counted (see counted_cpu()) and a
+ * switch that leaves it idle because its
+ * task went to sleep, the kernel may have dequeued the task with its old effective
+ * UCLAMP_MAX: the idle CPU then retains that one (MR4/VR11). Until the CPU
+ * leaves idle, its observed pair agrees with either the model's or the one
+ * with the leaving task's effective value before the write. A write is
+ * walked group by group (walk.h): a task switched in during the walk is
+ * judged at the uclamp_tg that follows, with its group's values from before
+ * the write as long as the walk is followed.
+ *
+ * Pull before the switch: a CPU whose task goes to sleep runs the new-idle
+ * balance inside __schedule(), after that dequeue and before the
+ * sched_switch, so tasks it pulls in (sched_migrate_task on the destination
+ * CPU itself) are enqueued on a runqueue already without the sleeper: their
+ * buckets start afresh (MB2/VR4). The trace shows the pull first; the
+ * replay takes the pulled tasks out and in again around the sleeper's
+ * dequeue (on_switch() in sched.c), so the model's rq is the kernel's.
+ *
+ * Remote wakeup during that balance: the balance drops the rq lock, so a
+ * task woken from another CPU may be enqueued after the sleeper's dequeue
+ * although its sched_wakeup comes first in the trace; or before it, while
+ * the sleeper still ran. When the sleeper left no other task queued, the
+ * next rq sample decides between the two (an_sched_late_order()).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analyze/checks/checks.h"
+#include "lib/malloc.h"
+
+#define MAX_PENDING	4	/* distinct (min, max) pairs of one CPU at one instant */
+
+struct rq_cpu {
+	struct an_win_track fail[MODEL_UCLAMP_CNT];
+	struct an_win_track doubt;
+	unsigned int nr_pending;
+	uint64_t pending_ts;
+	int pending[MAX_PENDING][MODEL_UCLAMP_CNT];
+	/* sleep before a group write (file comment) */
+	bool is_write_quiet;		/* a group write, no event of this CPU since */
+	int write_pid;			/* the task running then */
+	int write_max;			/* its effective UCLAMP_MAX before the write */
+	bool has_alt;			/* idle: @alt_max retained is accepted too */
+	int alt_max;
+	/* pull before the switch (file comment) */
+};
+
+struct rq_check {
+	struct rq_cpu *cpu;
+	unsigned int nr_cpus;
+	int *pending_cpus;		/* CPUs with nr_pending > 0 */
+	unsigned int nr_pending_cpus;
+};
+
+static const char *rule_of(const struct an_replay *r, int cpu)
+{
+	static const char *const v3[] = {
+		[AN_RQ_OP_NONE] = "VR7", [AN_RQ_OP_ENQUEUE] = "VR4",
+		[AN_RQ_OP_DEQUEUE] = "VR5", [AN_RQ_OP_REQUEST] = "VR9",
+		[AN_RQ_OP_GROUP] = "VR10", [AN_RQ_OP_SYSCTL] = "VR12",
+	};
+	static const char *const ml[] = {
+		[AN_RQ_OP_NONE] = "MR8", [AN_RQ_OP_ENQUEUE] = "MR3",
+		[AN_RQ_OP_DEQUEUE] = "MR4", [AN_RQ_OP_REQUEST] = "MR6",
+		[AN_RQ_OP_GROUP] = "MR5", [AN_RQ_OP_SYSCTL] = "MR7",
+	};
+	bool is_v3 = r->variant == MODEL_V3;
+
+	if (model_rq_is_idle(&r->sys, cpu))
+		return is_v3 ? "VR11" : "MR4";
+	return (is_v3 ? v3 : ml)[r->cpu[cpu].last_op];
+}
+
+/* Whether every task whose clamps make up @cpu's value has known clamps. */
+static bool is_clamp_known(const struct an_replay *r, int cpu)
+{
+	const struct model_node *head = &r->sys.cpu[cpu].queued;
+	const struct model_node *n;
+	bool has_counted = false;
+
+	model_list_for_each(n, head) {
+		const struct model_task *mt = model_container_of(n, struct model_task, rq_node);
+
+		if (mt->cls != MODEL_CLASS_FAIR && mt->cls != MODEL_CLASS_RT)
+			continue;
+		has_counted = true;
+		if (!an_task_is_clamp_known(an_task_of(mt)))
+			return false;
+	}
+	return has_counted || r->cpu[cpu].is_leaver_known ||
+	       r->cpu[cpu].last_op == AN_RQ_OP_NONE;
+}
+
+/*
+ * Why the model holds @cpu's value of @id: what last changed it, and each
+ * counted task's effective value (VT2 / MT1), or the idle retention.
+ */
+static void explain(const struct an_replay *r, int cpu, enum model_clamp_id id, char *buf,
+		    size_t size)
+{
+	static const char *const ops[] = {
+		[AN_RQ_OP_NONE] = "boot value", [AN_RQ_OP_ENQUEUE] = "after an enqueue",
+		[AN_RQ_OP_DEQUEUE] = "after a dequeue", [AN_RQ_OP_REQUEST] = "after a request",
+		[AN_RQ_OP_GROUP] = "after a group change", [AN_RQ_OP_SYSCTL] = "after a sysctl",
+	};
+	const struct model_node *n;
+	const char *eff_rule = r->variant == MODEL_V3 ? "VT2" : "MT1";
+	char label[64];
+	size_t at = 0;
+
+	buf[0] = '\0';
+	snprintf(label, sizeof(label), "rq %s %s", id == MODEL_UCLAMP_MIN ? "min" : "max",
+		 model_rq_is_idle(&r->sys, cpu) ? "retained, idle" : ops[r->cpu[cpu].last_op]);
+	if (!an_explain_line(buf, size, &at, rule_of(r, cpu), label,
+			  model_rq_value(&r->sys, cpu, id)))
+		return;
+	model_list_for_each(n, &r->sys.cpu[cpu].queued) {
+		const struct model_task *mt = model_container_of(n, struct model_task, rq_node);
+
+		if (mt->cls != MODEL_CLASS_FAIR && mt->cls != MODEL_CLASS_RT)
+			continue;
+		snprintf(label, sizeof(label), "pid %d (%.15s) effective", mt->pid,
+			 an_task_of(mt)->comm);
+		if (!an_explain_line(buf, size, &at, eff_rule, label,
+				  model_task_eff(&r->sys, mt, id, NULL)))
+			return;
+	}
+}
+
+static void judge(struct an_replay *r, struct rq_cpu *rc, int cpu, uint64_t ts,
+		  const int obs[MODEL_UCLAMP_CNT])
+{
+	static const char *const names[] = { "uclamp_min", "uclamp_max" };
+	const struct an_cpu *c = &r->cpu[cpu];
+	int before[MODEL_UCLAMP_CNT];
+	bool is_before = true, is_after = true, is_judged = false;
+
+	for (int id = 0; id < MODEL_UCLAMP_CNT; id++) {
+		before[id] = an_replay_rq_before(r, cpu, (enum model_clamp_id)id, ts);
+		is_before &= obs[id] == before[id];
+		is_after &= obs[id] == c->rq_now[id];
+	}
+	if (rc->has_alt && obs[MODEL_UCLAMP_MIN] == c->rq_now[MODEL_UCLAMP_MIN] &&
+	    obs[MODEL_UCLAMP_MAX] == rc->alt_max)
+		is_after = true;
+	for (int id = 0; id < MODEL_UCLAMP_CNT; id++) {
+		struct an_window w;	/* made only for a disagreement */
+
+		if (is_before || is_after || obs[id] == c->rq_now[id]) {
+			is_judged = true;
+			an_win_agree(r->res, &rc->fail[id], ts);
+			if (is_before || is_after)
+				an_replay_doubt_close(r, &rc->doubt, ts);
+			continue;
+		}
+		w = (struct an_window){
+			.check = AN_CHECK_RQ_CLAMP, .cpu = cpu, .pid = -1, .ts_start_ns = ts,
+			.expected = c->rq_now[id], .observed = obs[id], .rule = rule_of(r, cpu),
+		};
+		snprintf(w.message, sizeof(w.message), "rq %s of cpu %d: kernel %d, model %d",
+			 names[id], cpu, obs[id], c->rq_now[id]);
+		if (is_clamp_known(r, cpu)) {
+			is_judged = true;
+			an_win_observe(r->res, &rc->fail[id], &w);
+			if (rc->fail[id].w.n_events == 1) {
+				char text[AN_WINDOW_EXPLAIN_LEN];
+
+				explain(r, cpu, (enum model_clamp_id)id, text, sizeof(text));
+				an_win_set_explain(&rc->fail[id], text);
+			}
+		} else {
+			an_replay_doubt(r, &rc->doubt, &w, true);
+		}
+	}
+	if (is_judged)
+		r->res->stats[AN_CHECK_RQ_CLAMP].n_checked++;
+}
+
+static void resolve(struct an_replay *r, struct rq_check *k, int cpu)
+{
+	struct rq_cpu *rc = &k->cpu[cpu];
+
+	for (unsigned int i = 0; i < rc->nr_pending; i++)
+		judge(r, rc, cpu, rc->pending_ts, rc->pending[i]);
+	rc->nr_pending = 0;
+}
+
+static AN_NOINLINE void resolve_older(struct an_replay *r, struct rq_check *k, uint64_t ts,
+				      bool is_all)
+{
+	unsigned int keep = 0;
+
+	for (unsigned int i = 0; i < k->nr_pending_cpus; i++) {
+		int cpu = k->pending_cpus[i];
+
+		if (is_all || k->cpu[cpu].pending_ts < ts)
+			resolve(r, k, cpu);
+		else
+			k->pending_cpus[keep++] = cpu;
+	}
+	k->nr_pending_cpus = keep;
+}
+
+static AN_NOINLINE void observe(struct an_replay *r, struct rq_check *k,
+				const struct an_event *ev, int cpu, unsigned int umin,
+				unsigned int umax)
+{
+	const struct an_cpu *c = an_replay_cpu(r, cpu);
+	struct rq_cpu *rc;
+	int obs[MODEL_UCLAMP_CNT] = { (int)umin, (int)umax };
+
+	r->res->stats[AN_CHECK_RQ_CLAMP].has_input = true;
+	if (!c)
+		return;
+	rc = &k->cpu[cpu];
+	if (!an_replay_is_decidable(r, cpu, ev->ts_ns)) {
+		struct an_window w = {
+			.check = AN_CHECK_RQ_CLAMP, .cpu = cpu, .pid = -1,
+			.ts_start_ns = ev->ts_ns, .rule = "",
+		};
+		bool is_hiding = c->is_lost || c->is_lost_doubt ||
+				 c->undecided_until_ns >= ev->ts_ns ||
+				 r->sys.is_undefined;
+
+		snprintf(w.message, sizeof(w.message), "rq of cpu %d not known%s", cpu,
+			 is_hiding ? " (integrity)" : " yet");
+		an_replay_doubt(r, &rc->doubt, &w, is_hiding);
+		return;
+	}
+	an_replay_doubt_close(r, &rc->doubt, ev->ts_ns);
+	if (rc->nr_pending && rc->pending_ts != ev->ts_ns) {
+		/* an older instant whose later events came out of order */
+		resolve(r, k, cpu);
+	}
+	for (unsigned int i = 0; i < rc->nr_pending; i++)
+		if (rc->pending[i][0] == obs[0] && rc->pending[i][1] == obs[1])
+			return;
+	if (rc->nr_pending == MAX_PENDING)
+		resolve(r, k, cpu);
+	if (!rc->nr_pending) {
+		bool is_listed = false;
+
+		for (unsigned int i = 0; i < k->nr_pending_cpus; i++)
+			is_listed |= k->pending_cpus[i] == cpu;
+		if (!is_listed)
+			k->pending_cpus[k->nr_pending_cpus++] = cpu;
+	}
+	rc->pending_ts = ev->ts_ns;
+	rc->pending[rc->nr_pending][0] = obs[0];
+	rc->pending[rc->nr_pending][1] = obs[1];
+	rc->nr_pending++;
+}
+
+static bool is_group_write(const struct an_event *ev)
+{
+	return ev->type == AN_EV_UCLAMP_TG ||
+	       (ev->type == AN_EV_PRINT && ev->print.marker.kind == AN_MARKER_CGROUP);
+}
+
+/*
+ * The CPU whose queued task @ev shows was still counted after a group write:
+ * its scheduler events, a snapshot of its rq clamps, the task's effective
+ * clamps. Schedutil's utilization and frequency events and idle events show
+ * nothing: schedutil runs inside the very dequeue of a task going to sleep,
+ * before its sched_switch. -1: none.
+ */
+static int counted_cpu(const struct rq_check *k, const struct an_event *ev)
+{
+	switch (ev->type) {
+	case AN_EV_UCLAMP_UTIL_CFS:
+		return ev->util_cfs.cpu;
+	case AN_EV_UCLAMP_UTIL_SE:
+		return ev->util_se.cpu;
+	case AN_EV_UCLAMP_TASK_EFF:
+		for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++)
+			if (k->cpu[cpu].is_write_quiet && k->cpu[cpu].write_pid == ev->task_eff.pid)
+				return (int)cpu;
+		return -1;
+	case AN_EV_SCHED_PELT_CFS:
+	case AN_EV_SCHED_UTIL:
+	case AN_EV_SUGOV_UTIL_UPDATE:
+	case AN_EV_CPU_FREQUENCY:
+	case AN_EV_CPU_IDLE:
+		return -1;
+	default:
+		return ev->cpu;
+	}
+}
+
+/* A group write begins (track_before()): each running task's rq MAX before it. */
+static AN_NOINLINE void write_begins(struct an_replay *r, struct rq_check *k,
+				     const struct an_event *ev)
+{
+	struct rq_cpu *rc;
+
+	for (unsigned int c = 0; c < k->nr_cpus; c++) {
+		struct an_task *t = an_replay_task(r, r->cpu[c].curr_pid);
+
+		rc = &k->cpu[c];
+		if ((int)c == ev->cpu || r->cpu[c].curr_pid <= 0 || !t)
+			continue;
+		if (rc->is_write_quiet && rc->write_pid == t->mt.pid)
+			continue;	/* the value before the first write counts */
+		rc->is_write_quiet = true;
+		rc->write_pid = t->mt.pid;
+		/* before the write: the model took it all at the walk's first
+		 * uclamp_tg, the kernel reaches the task's group later */
+		if (!an_walk_old_eff(r, &r->walk, &t->mt, MODEL_UCLAMP_MAX, false,
+				     &rc->write_max))
+			rc->write_max = model_task_eff(&r->sys, &t->mt, MODEL_UCLAMP_MAX, NULL);
+	}
+}
+
+/* Before @ev is replayed: what the file comment's race needs to know. */
+static void track_before(struct an_replay *r, struct rq_check *k, const struct an_event *ev)
+{
+	const struct an_ev_switch *sw = &ev->sw;
+	struct rq_cpu *rc;
+	int cpu;
+
+	if (is_group_write(ev)) {
+		write_begins(r, k, ev);
+		return;
+	}
+	cpu = counted_cpu(k, ev);
+	if (cpu < 0 || (unsigned int)cpu >= k->nr_cpus)
+		return;
+	rc = &k->cpu[cpu];
+	if (!rc->is_write_quiet)
+		return;
+	rc->is_write_quiet = false;
+	if (ev->type == AN_EV_SCHED_SWITCH && ev->cpu == cpu && sw->prev_pid == rc->write_pid &&
+	    sw->next_pid == 0 && !an_event_state_is_runnable(sw->prev_state)) {
+		rc->has_alt = true;
+		rc->alt_max = rc->write_max;
+	}
+}
+
+/* After @ev: the alternative lasts while the CPU stays idle. */
+static void track_after(struct an_replay *r, struct rq_check *k)
+{
+	for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++)
+		if (k->cpu[cpu].has_alt && !model_rq_is_idle(&r->sys, (int)cpu))
+			k->cpu[cpu].has_alt = false;
+}
+
+static AN_NOINLINE int setup(struct rq_check *k, const struct an_replay *r)
+{
+	k->cpu = an_calloc(r->nr_cpus, sizeof(*k->cpu));
+	k->pending_cpus = an_calloc(r->nr_cpus, sizeof(*k->pending_cpus));
+	if (!k->cpu || !k->pending_cpus)
+		return -ENOMEM;
+	k->nr_cpus = r->nr_cpus;
+	return 0;
+}
+
+static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
+{
+	struct rq_check *k = ctx;
+
+	if (after) {
+		if (k->cpu)
+			track_after(r, k);
+		return 0;
+	}
+	if (!k->cpu && setup(k, r))
+		return -ENOMEM;
+	if (k->nr_pending_cpus)
+		resolve_older(r, k, ev->ts_ns, false);
+	track_before(r, k, ev);
+	if (ev->type == AN_EV_UCLAMP_UTIL_CFS)
+		observe(r, k, ev, ev->util_cfs.cpu, ev->util_cfs.uclamp_min,
+			ev->util_cfs.uclamp_max);
+	else if (ev->type == AN_EV_UCLAMP_UTIL_SE)
+		observe(r, k, ev, ev->util_se.cpu, ev->util_se.uclamp_min,
+			ev->util_se.uclamp_max);
+	return 0;
+}
+
+static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
+{
+	struct rq_check *k = ctx;
+
+	if (!k->cpu)
+		return;
+	resolve_older(r, k, 0, true);
+	for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++) {
+		for (int id = 0; id < MODEL_UCLAMP_CNT; id++)
+			an_win_close(r->res, &k->cpu[cpu].fail[id], end_ns);
+		an_replay_doubt_close(r, &k->cpu[cpu].doubt, end_ns);
+	}
+}
+
+static void on_free(void *ctx)
+{
+	struct rq_check *k = ctx;
+
+	for (unsigned int i = 0; k->cpu && i < k->nr_cpus; i++)
+		for (int id = 0; id < MODEL_UCLAMP_CNT; id++)
+			an_win_release(&k->cpu[i].fail[id]);
+	free(k->cpu);
+	free(k->pending_cpus);
+	free(k);
+}
+
+/**
+ * an_check_rq_clamp_attach() - attach check rq_clamp
+ * @r: replay
+ * @d: diagnostic on failure
+ *
+ * Compares uclamp_util_cfs/se rq clamps with the model's aggregation
+ * (uclamp-v3.md VR4-VR11, uclamp-mainline.md MR3-MR4, MR8); see the file
+ * comment for the same-instant rule and the UNDECIDED cases.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int an_check_rq_clamp_attach(struct an_replay *r, struct an_diag *d)
+{
+	struct rq_check *k = an_calloc(1, sizeof(*k));
+	struct an_observer obs = {
+		.name = "rq_clamp", .event = on_event, .finish = on_finish, .free = on_free,
+		.ctx = k,
+	};
+
+	if (!k)
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	return an_replay_add_observer(r, &obs);
+}

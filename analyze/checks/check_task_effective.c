@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze/checks/check_task_effective.c - check task_effective (events.md §4).
+ *
+ * uclamp_task_eff shows a task's own request (value) and its effective
+ * clamp (effective, capacity units). The replay first takes the request
+ * from the event when the model holds another one (requests.c), so this
+ * check judges the effective value alone: the request restricted by the
+ * task group and the system default, v3 VT1/VT2 (rule VT1), mainline
+ * MT1/MT2 (rule MT1), as model_task_eff() computes it after the event.
+ *
+ *  - equal: n_checked; an open FAIL window of (pid, clamp id) ends;
+ *  - different, and the task's request and group are known
+ *    (an_task_is_clamp_known()): FAIL window keyed by (pid, clamp id),
+ *    cpu -1, expected the model's value, observed the kernel's;
+ *  - different otherwise, or the request could not be given to the model,
+ *    or v3 seed state is undefined: UNDECIDED window (may hide a failure).
+ * The event's group_id/bucket_id is not compared: slot numbers depend on
+ * allocations made before the trace began.
+ *
+ * A group write in progress (mainline MT5/MR5, the kernel's
+ * cpu_util_update_eff()): the kernel walks the written group's subtree top
+ * down, updating each group's effective clamps (the uclamp_tg event of that
+ * group) and then its tasks. A task enqueued meanwhile in a group the walk
+ * has not reached yet gets the group's old values, while the model applied
+ * the whole write at the first uclamp_tg. So while the replay follows the
+ * walk (walk.h), a task of a group not yet reached agrees with either value.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analyze/checks/checks.h"
+#include "lib/malloc.h"
+#include "analyze/replay/tgroups.h"
+#include "analyze/checks/wintab.h"
+
+struct eff_check {
+	struct an_wintab *open;
+};
+
+/*
+ * Why the model holds @mt's effective value of @id: the task's request, its
+ * group's effective value (the group restricts, v3 VT5/VT7, mainline MT5),
+ * the system default (VT8, MT1), the result (VT1, MT1).
+ */
+static void explain(const struct an_replay *r, const struct model_task *mt,
+		    enum model_clamp_id id, char *buf, size_t size)
+{
+	bool is_v3 = r->variant == MODEL_V3;
+	const char *path = an_tgroups_path(r->tgroups, mt->tg);
+	char label[64];
+	size_t at = 0;
+
+	buf[0] = '\0';
+	an_explain_line(buf, size, &at, is_v3 ? "VT1" : "MT1",
+		     id == MODEL_UCLAMP_MIN ? "request util_min" : "request util_max",
+		     mt->req[id].value);
+	snprintf(label, sizeof(label), "group %.20s effective", path ? path : "?");
+	an_explain_line(buf, size, &at, is_v3 ? "VT7" : "MT5", label, mt->tg->eff[id].value);
+	an_explain_line(buf, size, &at, is_v3 ? "VT8" : "MT1", "system default",
+		     r->sys.dflt[id].value);
+	an_explain_line(buf, size, &at, is_v3 ? "VT1" : "MT1", "effective",
+		     model_task_eff(&r->sys, mt, id, NULL));
+}
+
+/* The window of a disagreement (FAIL or UNDECIDED) at @ev. */
+static void make_window(struct an_window *w, const struct an_replay *r,
+			const struct an_event *ev, int expected)
+{
+	const struct an_ev_task_eff *e = &ev->task_eff;
+
+	*w = (struct an_window){
+		.check = AN_CHECK_TASK_EFFECTIVE, .cpu = -1, .pid = e->pid,
+		.ts_start_ns = ev->ts_ns, .rule = r->variant == MODEL_V3 ? "VT1" : "MT1",
+		.expected = expected, .observed = e->effective,
+	};
+	snprintf(w->message, sizeof(w->message), "effective uclamp_%s of pid %d: kernel %u, model %d",
+		 e->clamp_id == MODEL_UCLAMP_MIN ? "min" : "max", e->pid, e->effective, expected);
+}
+
+static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
+{
+	struct eff_check *k = ctx;
+	const struct an_ev_task_eff *e = &ev->task_eff;
+	struct an_wintab_ent *ent;
+	struct an_task *t;
+	int expected, old;
+	struct an_window w;	/* made only for a disagreement */
+
+	if (!after || ev->type != AN_EV_UCLAMP_TASK_EFF)
+		return 0;
+	if (e->pid <= 0 || (e->clamp_id != MODEL_UCLAMP_MIN && e->clamp_id != MODEL_UCLAMP_MAX))
+		return 0;
+	r->res->stats[AN_CHECK_TASK_EFFECTIVE].has_input = true;
+	t = an_replay_task(r, e->pid);
+	ent = an_wintab_get(k->open, (uint64_t)e->pid * 2 + (uint64_t)e->clamp_id, true);
+	if (!ent)
+		return -ENOMEM;
+	expected = t ? model_task_eff(&r->sys, &t->mt, (enum model_clamp_id)e->clamp_id, NULL) :
+		       -1;
+	if (!t || t->mt.is_dead || r->sys.is_undefined) {
+		make_window(&w, r, ev, expected);
+		an_replay_doubt(r, &ent->doubt, &w, true);
+	} else if (expected == (int)e->effective ||
+		   (an_walk_old_eff(r, &r->walk, &t->mt, (enum model_clamp_id)e->clamp_id, true,
+				    &old) &&
+		    old == (int)e->effective)) {
+		r->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
+		an_win_agree(r->res, &ent->fail, ev->ts_ns);
+		an_replay_doubt_close(r, &ent->doubt, ev->ts_ns);
+	} else if (an_task_is_clamp_known(t) && !(r->step.is_learnt && r->step.learn_ret < 0)) {
+		r->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
+		an_replay_doubt_close(r, &ent->doubt, ev->ts_ns);
+		make_window(&w, r, ev, expected);
+		an_win_observe(r->res, &ent->fail, &w);
+		if (ent->fail.w.n_events == 1) {
+			char text[AN_WINDOW_EXPLAIN_LEN];
+
+			explain(r, &t->mt, (enum model_clamp_id)e->clamp_id, text, sizeof(text));
+			an_win_set_explain(&ent->fail, text);
+		}
+	} else {
+		make_window(&w, r, ev, expected);
+		an_replay_doubt(r, &ent->doubt, &w, true);
+	}
+	an_wintab_put(k->open, ent);
+	return 0;
+}
+
+struct close_ctx {
+	struct an_replay *r;
+	uint64_t end_ns;
+};
+
+static void close_one(struct an_wintab_ent *e, void *ctx)
+{
+	struct close_ctx *c = ctx;
+
+	an_win_close(c->r->res, &e->fail, c->end_ns);
+	an_replay_doubt_close(c->r, &e->doubt, c->end_ns);
+}
+
+static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
+{
+	struct eff_check *k = ctx;
+	struct close_ctx c = { r, end_ns };
+
+	an_wintab_for_each(k->open, close_one, &c);
+}
+
+static void on_free(void *ctx)
+{
+	struct eff_check *k = ctx;
+
+	an_wintab_free(k->open);
+	free(k);
+}
+
+/**
+ * an_check_task_effective_attach() - attach check task_effective
+ * @r: replay
+ * @d: diagnostic on failure
+ *
+ * Compares uclamp_task_eff effective values with model_task_eff()
+ * (uclamp-v3.md VT1/VT2, uclamp-mainline.md MT1/MT2); see the file comment.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int an_check_task_effective_attach(struct an_replay *r, struct an_diag *d)
+{
+	struct eff_check *k = an_calloc(1, sizeof(*k));
+	struct an_observer obs = {
+		.name = "task_effective", .event = on_event, .finish = on_finish,
+		/* on_event() acts after the model, on uclamp_task_eff only */
+		.skip = AN_OBS_NO_BEFORE, .only = AN_OBS_ONLY_TYPE, .type = AN_EV_UCLAMP_TASK_EFF,
+		.free = on_free, .ctx = k,
+	};
+
+	if (!k || an_wintab_new(&k->open)) {
+		free(k);
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	}
+	return an_replay_add_observer(r, &obs);
+}

@@ -1,0 +1,301 @@
+/*
+ * analyze/read/event.h - the canonical trace event the replay consumes.
+ *
+ * Every reader (trace.dat, ftrace text, systrace HTML) decodes its records by
+ * field name through the alias table (alias.c) into this one struct, so the
+ * replay never sees a format, an out-of-tree event name or a field order
+ * (spec/events.md §2).
+ */
+#ifndef UCVAL_ANALYZE_READ_EVENT_H
+#define UCVAL_ANALYZE_READ_EVENT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/read/marker.h"
+
+/* X(type, canonical name): every event type the readers produce. */
+#define AN_EVENT_TYPES(X)						\
+	X(UNKNOWN,		"unknown")				\
+	X(SCHED_SWITCH,		"sched_switch")				\
+	X(SCHED_WAKEUP,		"sched_wakeup")				\
+	X(SCHED_WAKEUP_NEW,	"sched_wakeup_new")			\
+	X(SCHED_MIGRATE_TASK,	"sched_migrate_task")			\
+	X(SCHED_PROCESS_FORK,	"sched_process_fork")			\
+	X(SCHED_PROCESS_EXIT,	"sched_process_exit")			\
+	X(SCHED_PROCESS_FREE,	"sched_process_free")			\
+	X(CPU_FREQUENCY,	"cpu_frequency")			\
+	X(CPU_FREQUENCY_LIMITS,	"cpu_frequency_limits")			\
+	X(CPU_IDLE,		"cpu_idle")				\
+	X(PRINT,		"print")				\
+	X(SYS_ENTER_SCHED_SETATTR, "sys_enter_sched_setattr")		\
+	X(SYS_EXIT_SCHED_SETATTR, "sys_exit_sched_setattr")		\
+	X(UCLAMP_UTIL_CFS,	"uclamp_util_cfs")			\
+	X(UCLAMP_UTIL_SE,	"uclamp_util_se")			\
+	X(UCLAMP_REQUEST,	"uclamp_request")			\
+	X(UCLAMP_TG,		"uclamp_tg")				\
+	X(UCLAMP_TASK_EFF,	"uclamp_task_eff")			\
+	X(SCHED_PELT_CFS,	"sched_pelt_cfs")			\
+	X(SCHED_UTIL,		"schedutil_util")			\
+	X(SUGOV_UTIL_UPDATE,	"sugov_util_update")			\
+	X(LOST_EVENTS,		"lost_events")
+
+enum an_event_type {
+#define AN_EV_ENUM(type, name) AN_EV_##type,
+	AN_EVENT_TYPES(AN_EV_ENUM)
+#undef AN_EV_ENUM
+	AN_EV__COUNT
+};
+
+#define AN_STATE_LEN	32		/* prev_state letters: "R+", "D|W", ... */
+#define AN_PRIO_NONE	INT_MIN		/* prio not in the trace (-1 is a DL task) */
+#define AN_IDLE_EXIT	4294967295u	/* cpu_idle state of an idle exit, (u32)-1 */
+
+/* Task fields of sched events; prio tells the class (<100 RT, -1 DL). */
+struct an_ev_switch {
+	char prev_comm[AN_COMM_LEN];
+	int prev_pid;
+	int prev_prio;
+	char prev_state[AN_STATE_LEN];	/* kernel letters, '+' = preempted */
+	char next_comm[AN_COMM_LEN];
+	int next_pid;
+	int next_prio;
+};
+
+struct an_ev_wakeup {			/* SCHED_WAKEUP, SCHED_WAKEUP_NEW */
+	char comm[AN_COMM_LEN];
+	int pid;
+	int prio;
+	int target_cpu;
+};
+
+struct an_ev_migrate {
+	char comm[AN_COMM_LEN];
+	int pid;
+	int prio;
+	int orig_cpu;
+	int dest_cpu;
+};
+
+struct an_ev_fork {
+	char parent_comm[AN_COMM_LEN];
+	int parent_pid;
+	char child_comm[AN_COMM_LEN];
+	int child_pid;
+};
+
+struct an_ev_task {			/* SCHED_PROCESS_EXIT, SCHED_PROCESS_FREE */
+	char comm[AN_COMM_LEN];
+	int pid;
+	int prio;
+};
+
+struct an_ev_freq {			/* CPU_FREQUENCY */
+	unsigned int freq_khz;
+	int cpu_id;
+};
+
+struct an_ev_limits {			/* CPU_FREQUENCY_LIMITS */
+	unsigned int min_khz;
+	unsigned int max_khz;
+	int cpu_id;
+};
+
+struct an_ev_idle {			/* CPU_IDLE */
+	unsigned int state;		/* AN_IDLE_EXIT on exit */
+	int cpu_id;
+};
+
+/*
+ * PRINT: @text is borrowed from the reader, valid until the next call of
+ * an_reader_next(); it has no trailing newline and no "tracing_mark_write: ".
+ */
+struct an_ev_print {
+	const char *text;
+	size_t len;
+	struct an_marker marker;	/* kind AN_MARKER_NONE: not a marker */
+};
+
+struct an_ev_setattr_enter {
+	int pid;			/* target; 0 means the caller (common pid) */
+	unsigned int flags;		/* the syscall's flags argument */
+};
+
+struct an_ev_setattr_exit {
+	long long ret;
+};
+
+struct an_ev_util_cfs {			/* UCLAMP_UTIL_CFS: rq aggregated clamps */
+	int cpu;
+	unsigned int util_avg;
+	unsigned int uclamp_avg;
+	unsigned int uclamp_min;
+	unsigned int uclamp_max;
+};
+
+struct an_ev_util_se {			/* UCLAMP_UTIL_SE */
+	char comm[AN_COMM_LEN];
+	int pid;
+	int cpu;
+	unsigned int util_avg;
+	unsigned int uclamp_avg;
+	unsigned int uclamp_min;
+	unsigned int uclamp_max;
+};
+
+struct an_ev_request {			/* UCLAMP_REQUEST */
+	char comm[AN_COMM_LEN];
+	int pid;
+	int clamp_id;			/* 0 UCLAMP_MIN, 1 UCLAMP_MAX */
+	unsigned int value;
+	int ret;			/* 0 when the trace has no ret */
+};
+
+struct an_ev_tg {			/* UCLAMP_TG */
+	char path[AN_PATH_LEN];
+	int clamp_id;
+	unsigned int value;
+	unsigned int effective;
+};
+
+struct an_ev_task_eff {			/* UCLAMP_TASK_EFF */
+	char comm[AN_COMM_LEN];
+	int pid;
+	int clamp_id;
+	unsigned int value;
+	unsigned int effective;
+	int group_id;			/* group_id or bucket_id, -1 if absent */
+};
+
+struct an_ev_pelt_cfs {			/* SCHED_PELT_CFS; path "/" is the root rq */
+	int cpu;
+	char path[AN_PATH_LEN];
+	unsigned int util;
+};
+
+struct an_ev_sched_util {		/* SCHED_UTIL (schedutil_util) */
+	int cpu;
+	unsigned int util_cfs;
+	unsigned int util_rt;		/* 0 when absent, see event present bits */
+	unsigned int util_clamp;
+	unsigned int util_max;
+	long long time;			/* rq clock of the evaluation, -1 absent */
+};
+
+struct an_ev_sugov_util {		/* SUGOV_UTIL_UPDATE */
+	int cpu;
+	unsigned int util;
+	unsigned int max_cap;		/* max_cap or max */
+	unsigned int flags;
+};
+
+struct an_ev_lost {			/* LOST_EVENTS, before the event at ts_ns */
+	unsigned long long count;	/* 0 when the trace does not say */
+	bool is_unplaced;		/* somewhere in the trace, not before ts_ns: the
+					 * buffer statistics count them, no page does
+					 * (trace.dat; given before the first event) */
+};
+
+/**
+ * struct an_event - one decoded trace event
+ * @type: canonical type, AN_EV_UNKNOWN for events ucval does not use
+ * @name: raw event name as in the trace, borrowed, valid until the next
+ *	  an_reader_next()
+ * @ts_ns: timestamp on the trace's own clock, in ns
+ * @cpu: CPU whose buffer held the event (for LOST_EVENTS: the CPU that lost)
+ * @pid: common_pid, the task that was running when the event was written
+ * @pos: 1-based text line or trace.dat record index, for diagnostics
+ * @present: bit i set when field i of the type's alias row was in the record
+ *	     (an_alias_field_name() names them); absent optional fields hold
+ *	     their defaults
+ *
+ * Only the union member of @type is meaningful.
+ */
+struct an_event {
+	enum an_event_type type;
+	const char *name;
+	uint64_t ts_ns;
+	int cpu;
+	int pid;
+	unsigned long long pos;
+	uint32_t present;
+	union {
+		struct an_ev_switch sw;
+		struct an_ev_wakeup wakeup;
+		struct an_ev_migrate migrate;
+		struct an_ev_fork fork;
+		struct an_ev_task task;
+		struct an_ev_freq freq;
+		struct an_ev_limits limits;
+		struct an_ev_idle idle;
+		struct an_ev_print print;
+		struct an_ev_setattr_enter setattr_enter;
+		struct an_ev_setattr_exit setattr_exit;
+		struct an_ev_util_cfs util_cfs;
+		struct an_ev_util_se util_se;
+		struct an_ev_request request;
+		struct an_ev_tg tg;
+		struct an_ev_task_eff task_eff;
+		struct an_ev_pelt_cfs pelt_cfs;
+		struct an_ev_sched_util sched_util;
+		struct an_ev_sugov_util sugov;
+		struct an_ev_lost lost;
+	};
+};
+
+/**
+ * an_event_type_name() - canonical name of @type ("sched_pelt_cfs")
+ * @type: event type
+ *
+ * Return: a static string.
+ */
+const char *an_event_type_name(enum an_event_type type);
+
+/**
+ * an_comm_set() - keep the task name @comm in @dst, when given
+ * @dst: AN_COMM_LEN bytes, NUL-terminated
+ * @comm: the name from an event, "" or NULL when none
+ *
+ * Compares first: names rarely change, and this runs for most events.
+ */
+void an_comm_set(char dst[AN_COMM_LEN], const char *comm);
+
+/**
+ * an_comm_has_prefix() - whether task name @comm starts with @prefix
+ * @comm: NUL-terminated name
+ * @prefix: NUL-terminated prefix
+ *
+ * Inline, byte by byte: most names differ at their first or second byte,
+ * and this runs for the names of most sched_switch events.
+ *
+ * Return: true or false.
+ */
+static inline bool an_comm_has_prefix(const char *comm, const char *prefix)
+{
+	for (; *prefix; comm++, prefix++)
+		if (*comm != *prefix)
+			return false;
+	return true;
+}
+
+/**
+ * an_event_state_is_runnable() - whether a prev_state leaves the task runnable
+ * @state: prev_state letters of a sched_switch ("R", "R+", "S", "D|K", ...)
+ *
+ * Return: true for "R" and "R+" (preempted): the task stays on the runqueue.
+ */
+bool an_event_state_is_runnable(const char *state);
+
+/**
+ * an_event_is_enqueue() - whether events of @type show a task queued on a
+ * CPU (sched_wakeup, sched_wakeup_new, sched_migrate_task): the kernel has
+ * done the enqueue, and what schedutil did inside it, before the event
+ * @type: canonical type
+ *
+ * Return: true or false.
+ */
+bool an_event_is_enqueue(enum an_event_type type);
+
+#endif /* UCVAL_ANALYZE_READ_EVENT_H */

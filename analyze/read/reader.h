@@ -1,0 +1,170 @@
+/*
+ * analyze/read/reader.h - open any supported trace and stream canonical events.
+ *
+ * The format is detected from the content, never the file name (spec/events.md
+ * §1): trace.dat v6/v7 (compressed or not), ftrace text (trace, trace_pipe,
+ * trace-cmd report) and systrace/atrace HTML. Memory stays bounded by CPUs and
+ * event formats, not by the number of events.
+ */
+#ifndef UCVAL_ANALYZE_READ_READER_H
+#define UCVAL_ANALYZE_READ_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lib/diag.h"
+#include "analyze/read/event.h"
+
+struct an_reader;
+
+enum an_format {
+	AN_FORMAT_UNKNOWN = 0,
+	AN_FORMAT_TRACEDAT,	/* trace-cmd binary */
+	AN_FORMAT_TEXT,		/* ftrace text */
+	AN_FORMAT_HTML,		/* systrace/atrace HTML with trace-data blocks */
+};
+
+/**
+ * struct an_reader_info - what a reader knows about its trace
+ * @format: detected format
+ * @format_name: "trace.dat", "ftrace-text" or "systrace-html" (the db's words)
+ * @file_version: trace.dat file version (6, 7), 0 for text
+ * @compression: trace.dat v7 compression ("zstd", "zlib"), "" when none
+ * @nr_cpus: CPUs the trace declares (trace.dat header, "#P:N", "cpus=N"),
+ *	     0 when it does not say
+ * @kernel_release: uname release when the trace.dat has a UNAME option, ""
+ *		    otherwise
+ * @nr_events: events returned so far (LOST_EVENTS included)
+ * @nr_unknown: of which AN_EV_UNKNOWN
+ * @nr_errors: recoverable errors returned so far (bad lines, bad records)
+ * @nr_lost: sum of the lost-event counts the trace reported
+ * @nr_lost_unknown: lost-event reports without a count
+ * @nr_lost_unplaced: of @nr_lost, those no page places in time (trace.dat
+ *		      buffer statistics, struct an_ev_lost)
+ * @nr_lost_before: overwritten events a trace.dat's buffer statistics
+ *		    count that are older than the file: its buffer had been
+ *		    read before it was saved (not in @nr_lost)
+ * @nr_cpus_read_before: the CPUs they were lost on
+ * @nr_formats_blanked: trace.dat event formats whose print format was
+ *			emptied for libtraceevent (struct an_datcheck)
+ * @format_blanked: the first one's name, "" when none
+ * @is_dat_pages: trace.dat whose CPU data datpages.c reads (plain or
+ *		  compressed); false: libtracecmd's records (the reference
+ *		  path, and files datpages.c does not take)
+ */
+struct an_reader_info {
+	enum an_format format;
+	const char *format_name;
+	int file_version;
+	char compression[16];
+	int nr_cpus;
+	char kernel_release[80];
+	unsigned long long nr_events;
+	unsigned long long nr_unknown;
+	unsigned long long nr_errors;
+	unsigned long long nr_lost;
+	unsigned long long nr_lost_unknown;
+	unsigned long long nr_lost_unplaced;
+	unsigned long long nr_lost_before;
+	unsigned int nr_cpus_read_before;
+	unsigned int nr_formats_blanked;
+	char format_blanked[64];
+	bool is_dat_pages;
+};
+
+/**
+ * an_reader_detect() - guess the format of a trace from its first bytes
+ * @buf: the first bytes of the file
+ * @len: how many (a few KiB are enough; fewer if the file is shorter)
+ *
+ * Return: the format, AN_FORMAT_UNKNOWN when it is none of them.
+ */
+enum an_format an_reader_detect(const void *buf, size_t len);
+
+/**
+ * an_reader_open() - open a trace file of any supported format
+ * @path: file to read
+ * @out: the new reader, to be freed with an_reader_close()
+ * @d: diagnostic on failure
+ *
+ * Return: 0, a negative errno (cannot open/read), AN_E_EMPTY, AN_E_FORMAT,
+ * AN_E_CORRUPT (trace.dat whose structure does not fit the file) or
+ * AN_E_LIBRARY (libtracecmd refused the file).
+ */
+int an_reader_open(const char *path, struct an_reader **out, struct an_diag *d);
+
+/**
+ * an_reader_open_stream() - read ftrace text or systrace HTML from a stream
+ * @fp: stream, borrowed (the caller closes it after an_reader_close())
+ * @name: name for diagnostics
+ * @out: the new reader, to be freed with an_reader_close()
+ * @d: diagnostic on failure
+ *
+ * trace.dat needs a file: use an_reader_open() for it. This one serves pipes
+ * and in-memory streams (fmemopen).
+ *
+ * Return: as an_reader_open().
+ */
+int an_reader_open_stream(FILE *fp, const char *name, struct an_reader **out,
+			  struct an_diag *d);
+
+/**
+ * an_reader_next() - decode the next event
+ * @r: reader
+ * @ev: event to fill; borrowed pointers in it live until the next call
+ * @d: diagnostic on error, naming file, line or record, event and field
+ *
+ * Events come in timestamp order for trace.dat (per-CPU buffers merged) and
+ * in file order for text. A LOST_EVENTS event precedes the first event after
+ * the loss. Events ucval does not use come as AN_EV_UNKNOWN with their name.
+ *
+ * Return: 1 with an event, 0 at the end, or a negative code. When
+ * an_error_is_recoverable() says so, that line or record was skipped (a
+ * garbage line, a known event without a required field, a bad value, a
+ * malformed marker) and the caller may call again; other codes are final.
+ */
+int an_reader_next(struct an_reader *r, struct an_event *ev, struct an_diag *d);
+
+/**
+ * an_reader_info() - metadata and counters of @r
+ * @r: reader
+ *
+ * Return: a pointer into @r, valid until an_reader_close().
+ */
+const struct an_reader_info *an_reader_info(const struct an_reader *r);
+
+/**
+ * an_reader_close() - free a reader
+ * @r: reader from an_reader_open(), may be NULL
+ */
+void an_reader_close(struct an_reader *r);
+
+/**
+ * an_reader_set_quiet() - silence libtracecmd and libtraceevent
+ * @is_quiet: true for no library output at all
+ *
+ * The libraries print warnings on stderr by default; this sets their global
+ * log level, so call it once from main() (STYLE.md §8), or from a fuzzer.
+ */
+void an_reader_set_quiet(bool is_quiet);
+
+/* How trace.dat records are read (an_reader_set_dat_reader()). */
+enum an_dat_reader {
+	AN_DAT_PAGES,		/* datpages.c, walking the pages itself where it can */
+	AN_DAT_KBUFFER,		/* datpages.c, every page through libtraceevent's kbuffer */
+	AN_DAT_LIBTRACECMD,	/* tracecmd_read_next_data(): the reference */
+};
+
+/**
+ * an_reader_set_dat_reader() - how every trace.dat is read from now on
+ * @how: AN_DAT_PAGES (the default), AN_DAT_KBUFFER or AN_DAT_LIBTRACECMD
+ *
+ * All three give the same records in the same order; the default is the
+ * fastest, libtracecmd's the reference. Compressed files and files whose
+ * timestamps libtracecmd moves are always read by libtracecmd. A
+ * process-wide choice: call it from main() or a test, before readers open.
+ */
+void an_reader_set_dat_reader(enum an_dat_reader how);
+
+#endif /* UCVAL_ANALYZE_READ_READER_H */

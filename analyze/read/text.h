@@ -1,0 +1,68 @@
+/*
+ * analyze/read/text.h - ftrace text and systrace HTML reader (internal; use
+ * reader.h). Streaming: one line buffer, memory independent of trace size.
+ */
+#ifndef UCVAL_ANALYZE_READ_TEXT_H
+#define UCVAL_ANALYZE_READ_TEXT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "lib/diag.h"
+#include "analyze/read/event.h"
+#include "analyze/read/reader.h"
+
+/* Longest line kept; a longer one is reported as garbage and skipped. */
+#define AN_TEXT_LINE_MAX (64 * 1024)
+
+struct an_text;
+
+/**
+ * an_text_open() - start reading ftrace text or systrace HTML from @fp
+ * @fp: stream positioned at the start of the file, borrowed
+ * @is_html: true to read only the <script class="trace-data"> blocks
+ * @info: reader metadata to update (nr_cpus from "#P:N"/"cpus=N"), borrowed
+ * @head: bytes already read from @fp (format detection), read first
+ * @head_len: their number, at most AN_TEXT_LINE_MAX
+ * @out: the new reader, freed with an_text_close()
+ * @d: diagnostic on failure
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int an_text_open(FILE *fp, bool is_html, struct an_reader_info *info,
+		 const void *head, size_t head_len, struct an_text **out,
+		 struct an_diag *d);
+
+/**
+ * an_text_next() - decode the next event (see an_reader_next())
+ * @t: reader
+ * @ev: event to fill
+ * @d: diagnostic; its line is set on every error
+ *
+ * Garbage lines (not a comment, header, event or LOST line) are returned as
+ * the recoverable AN_E_SYNTAX with their line number and skipped: a trace with
+ * stray lines (a truncated last line, tool output mixed in) stays readable and
+ * the caller counts them. A file that holds no ftrace line at all is refused
+ * earlier, by format detection.
+ *
+ * Return: 1, 0 at the end, or a negative code.
+ */
+int an_text_next(struct an_text *t, struct an_event *ev, struct an_diag *d);
+
+/**
+ * an_text_close() - free @t (not its stream)
+ * @t: reader, may be NULL
+ */
+void an_text_close(struct an_text *t);
+
+/**
+ * an_text_probe() - whether @buf looks like ftrace text
+ * @buf: first bytes of a file
+ * @len: their number
+ *
+ * Return: true when a line of @buf is an ftrace event line, a LOST line or a
+ * known text header ("# tracer:", "cpus=N"), and @buf has no NUL byte.
+ */
+bool an_text_probe(const char *buf, size_t len);
+
+#endif /* UCVAL_ANALYZE_READ_TEXT_H */

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lib/json.c - JSON string escaping (RFC 8259 §7). Trace paths and comms
+ * may hold any byte: control characters are escaped, other bytes pass as
+ * they are (the caller's text is taken as UTF-8).
+ */
+#include "lib/json.h"
+
+/**
+ * rep_json_string() - write @s as a JSON string, quotes included
+ * @out: the stream
+ * @s: the text; NULL is written as null
+ */
+void rep_json_string(FILE *out, const char *s)
+{
+	if (!s) {
+		fputs("null", out);
+		return;
+	}
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", out);
+			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
+		case '\n':
+			fputs("\\n", out);
+			break;
+		case '\t':
+			fputs("\\t", out);
+			break;
+		case '\r':
+			fputs("\\r", out);
+			break;
+		default:
+			if (*p < 0x20)
+				fprintf(out, "\\u%04x", *p);
+			else
+				fputc(*p, out);
+		}
+	}
+	fputc('"', out);
+}
+
+/* Digits after the point of real numbers: shares to a millionth. */
+#define REAL_DIGITS	6
+/* Spaces per indentation level. */
+#define INDENT		2
+
+/**
+ * rep_json_init() - start a document on @out
+ * @j: the writer
+ * @out: the stream
+ */
+void rep_json_init(struct rep_json *j, FILE *out)
+{
+	*j = (struct rep_json){ .out = out };
+}
+
+/* Separator, line break and key before the next member of the open container. */
+static void member(struct rep_json *j, const char *key)
+{
+	int d = j->depth <= REP_JSON_MAX_DEPTH ? j->depth : REP_JSON_MAX_DEPTH;
+
+	if (j->nr_items[d]++)
+		fputc(',', j->out);
+	if (j->inline_from && j->depth >= j->inline_from)
+		fputs(j->nr_items[d] > 1 ? " " : "", j->out);
+	else if (j->depth)
+		fprintf(j->out, "\n%*s", j->depth * INDENT, "");
+	if (key) {
+		rep_json_string(j->out, key);
+		fputs(": ", j->out);
+	}
+}
+
+static void open_container(struct rep_json *j, const char *key, bool is_inline, char bracket)
+{
+	member(j, key);
+	fputc(bracket, j->out);
+	j->depth++;
+	if (j->depth <= REP_JSON_MAX_DEPTH) {
+		j->nr_items[j->depth] = 0;
+		j->is_arr[j->depth] = bracket == '[';
+	}
+	if (is_inline && !j->inline_from)
+		j->inline_from = j->depth;
+}
+
+/**
+ * rep_json_obj() - open an object
+ * @j: the writer
+ * @key: its key in the enclosing object, NULL in an array or at the top
+ * @is_inline: write it and all it holds on one line
+ */
+void rep_json_obj(struct rep_json *j, const char *key, bool is_inline)
+{
+	open_container(j, key, is_inline, '{');
+}
+
+/**
+ * rep_json_arr() - open an array
+ * @j: the writer
+ * @key: its key in the enclosing object, NULL in an array or at the top
+ * @is_inline: write it and all it holds on one line
+ */
+void rep_json_arr(struct rep_json *j, const char *key, bool is_inline)
+{
+	open_container(j, key, is_inline, '[');
+}
+
+/**
+ * rep_json_end() - close the innermost object or array
+ * @j: the writer; closing the top container ends the document with '\n'
+ */
+void rep_json_end(struct rep_json *j)
+{
+	static const char close[2] = { '}', ']' };
+	int d = j->depth <= REP_JSON_MAX_DEPTH ? j->depth : REP_JSON_MAX_DEPTH;
+	bool is_inline = j->inline_from && j->depth >= j->inline_from;
+	bool is_arr = j->is_arr[d];
+
+	if (!is_inline && j->nr_items[d])
+		fprintf(j->out, "\n%*s", (j->depth - 1) * INDENT, "");
+	fputc(close[is_arr], j->out);
+	if (j->inline_from == j->depth)
+		j->inline_from = 0;
+	j->depth--;
+	if (!j->depth)
+		fputc('\n', j->out);
+}
+
+/**
+ * rep_json_str() - a string member (null when @s is NULL)
+ * @j: the writer
+ * @key: its key, NULL in an array
+ * @s: the value
+ */
+void rep_json_str(struct rep_json *j, const char *key, const char *s)
+{
+	member(j, key);
+	rep_json_string(j->out, s);
+}
+
+/**
+ * rep_json_int() - an integer member
+ * @j: the writer
+ * @key: its key, NULL in an array
+ * @v: the value
+ */
+void rep_json_int(struct rep_json *j, const char *key, int64_t v)
+{
+	member(j, key);
+	fprintf(j->out, "%lld", (long long)v);
+}
+
+/**
+ * rep_json_real() - a number member with REAL_DIGITS decimals
+ * @j: the writer
+ * @key: its key, NULL in an array
+ * @v: the value; NaN and infinities are written as null
+ */
+void rep_json_real(struct rep_json *j, const char *key, double v)
+{
+	member(j, key);
+	if (v != v || v > 1e300 || v < -1e300)
+		fputs("null", j->out);
+	else
+		fprintf(j->out, "%.*f", REAL_DIGITS, v);
+}
+
+/**
+ * rep_json_null() - a null member
+ * @j: the writer
+ * @key: its key, NULL in an array
+ */
+void rep_json_null(struct rep_json *j, const char *key)
+{
+	member(j, key);
+	fputs("null", j->out);
+}
+
+/**
+ * rep_json_bool() - a true/false member
+ * @j: the writer
+ * @key: its key, NULL in an array
+ * @v: the value
+ */
+void rep_json_bool(struct rep_json *j, const char *key, bool v)
+{
+	member(j, key);
+	fputs(v ? "true" : "false", j->out);
+}
