@@ -582,7 +582,8 @@ undo:
 
 /*
  * VT5: copy the parent's requests (a ref each, so MAX defaults to 1024, not the
- * docs' 1023: VQ9) and its effective values; autogroups alike (VT9).
+ * docs' 1023: VQ9) and, under fidelity=seed, its effective values; under
+ * intent the effective values follow VT7 (VT6); autogroups alike (VT9).
  */
 static int tg_init(struct model_sys *sys, struct model_tg *tg)
 {
@@ -607,6 +608,11 @@ static int tg_init(struct model_sys *sys, struct model_tg *tg)
 	for (int id = 0; id < MODEL_UCLAMP_CNT; id++) {
 		get_slot(sys, id, slot[id], &tg->req[id], value[id]);
 		tg->eff[id] = parent->eff[id];
+		/* VT6 intent: VT7 applies from creation, so root's MIN 1024 only allows */
+		if (!is_seed(sys) && tg->req[id].value <= parent->eff[id].value) {
+			tg->eff[id].value = tg->req[id].value;
+			tg->eff[id].slot = tg->req[id].slot;
+		}
 	}
 	return 0;
 

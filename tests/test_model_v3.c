@@ -426,6 +426,7 @@ static void test_getattr(void **state)
 	boot(INTENT);
 	g = group(0, NULL);
 	assert_int_equal(tgw(g, MAX, 50), 0);
+	assert_int_equal(tgw(g, MIN, 50), 0);	/* VT6: a new child allows MIN 0 */
 	t = task(0, MODEL_CLASS_FAIR);
 	model_task_move_tg(&sys, t, g);
 	assert_int_equal(req(t, F_BOTH, 33, 80), 0);
@@ -825,7 +826,8 @@ static void test_task_eff(void **state)
 		{ "VT1", true, true, 30, -1, -1, -1, F_MIN, 50, 0, 307, 1024 },
 		{ "VT1", true, true, 30, -1, -1, -1, F_MIN, 10, 0, 102, 1024 },
 		{ "VT1", true, true, 30, -1, 50, -1, 0, 0, 0, 307, 1024 },
-		{ "VT3", true, true, -1, 40, -1, -1, F_MIN, 60, 0, 614, 409 },
+		/* VT6: in a new child of root a MIN request gets the group's 0 */
+		{ "VT6", true, true, -1, 40, -1, -1, F_MIN, 60, 0, 0, 409 },
 		{ "VT8", true, true, -1, -1, 20, -1, 0, 0, 0, 0, 1024 },	/* not root */
 		{ "VT8", false, true, -1, -1, 20, 50, 0, 0, 0, 204, 512 },
 		{ "VT8", false, true, -1, -1, 20, 50, F_MAX, 0, 80, 204, 819 },
@@ -897,12 +899,23 @@ static void test_tg_create(void **state)
 		enum model_fidelity fid;
 		bool is_autogroup;
 		unsigned int want_min_read, want_max_read;
+		unsigned int want_min_eff;	/* effective MIN read, percent */
 		int want_max_write;	/* writing MAX 50 */
 	} cases[] = {
-		{ "VQ6", SEED, false, 100, 100, -EINVAL },
-		{ "VQ6", INTENT, false, 0, 100, 0 },
-		{ "VT9", SEED, true, 100, 100, -EINVAL },
-		{ "VQ9", INTENT, true, 0, 100, 0 },
+		/* seed: the effective MIN is copied from the root's 1024 (VT5) */
+		{ "VQ6", SEED, false, 100, 100, 100, -EINVAL },
+		/* intent: the root's MIN only allows; VT7 gives the request, 0 */
+		{ "VT6", INTENT, false, 0, 100, 0, 0 },
+		{ "VT9", SEED, true, 100, 100, 100, -EINVAL },
+		{ "VQ9", INTENT, true, 0, 100, 0, 0 },
+	};
+	static const struct own_case {
+		const char *rule;
+		enum model_fidelity fid;
+		int want;	/* effective MIN of a task requesting MIN 50 % */
+	} own[] = {
+		{ "VT5", SEED, 512 },	/* under the copied 1024: its request */
+		{ "VT6", INTENT, 0 },	/* VT1: 512 > the group's 0 */
 	};
 	static const struct boost_case {
 		const char *rule;
@@ -930,7 +943,7 @@ static void test_tg_create(void **state)
 		model_tg_read(&sys, g, MAX, false, buf, sizeof(buf));
 		expect_eq(i, c->rule, atoi(buf), c->want_max_read);
 		model_tg_read(&sys, g, MIN, true, buf, sizeof(buf));
-		expect_eq(i, "VT5", atoi(buf), 100);	/* effective copied from root */
+		expect_eq(i, c->rule, atoi(buf), c->want_min_eff);
 		expect_eq(i, "VT6", g->eff[MIN].slot, 0);
 		expect_eq(i, c->rule, tgw(g, MAX, 50), c->want_max_write);
 		assert_int_equal(tgw(g, MIN, 30), 0);
@@ -948,6 +961,15 @@ static void test_tg_create(void **state)
 		model_task_move_tg(&sys, t, group(0, NULL));
 		expect_eq(i, boost[i].rule, tgw(&tgs[0], MIN, 100), 0);
 		expect_eq(i, boost[i].rule, eff(t, MIN), boost[i].want);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(own); i++) {
+		struct model_task *t;
+
+		boot(own[i].fid);
+		t = task(0, MODEL_CLASS_FAIR);
+		model_task_move_tg(&sys, t, group(0, NULL));
+		assert_true(req(t, F_MIN, 50, 0) >= 0);	/* seed returns the slot */
+		expect_eq(i, own[i].rule, eff(t, MIN), own[i].want);
 	}
 	/* a seed child of root that finds no MIN slot for 1024 */
 	boot_cfg(SEED, 0, true, PCT, NR_CPUS);
