@@ -46,14 +46,21 @@ static const char collect_usage[] =
 	"  -h, --help          this text\n"
 	"\n"
 	"The temporary per-CPU data lives next to FILE until it is written.\n"
-	"exit status: 0 recorded, 2 bad usage or recording impossible (no tracefs,\n"
-	"not root, output not writable)\n";
+	"SIGINT, SIGTERM, SIGHUP and SIGQUIT stop the recording and write FILE;\n"
+	"the tracefs instance is removed on every exit, and an instance left by a\n"
+	"recorder that was killed (SIGKILL) is removed by the next run.\n"
+	"exit status: 0 recorded; 1 recorded, but COMMAND failed (non-zero exit or\n"
+	"a signal ucval did not send); 2 bad usage, recording impossible (no\n"
+	"tracefs, not root, output not writable) or COMMAND could not be run\n";
 
 #define POLL_MS		100	/* longest wait between two drains of the buffers */
 #define PROGRESS_MS	1000	/* progress line and new workload tasks, each second */
 #define KILL_WAIT_MS	2000	/* a signalled command gets this long, then SIGKILL */
 #define MAX_EVENTS	64	/* -e options */
 #define MAX_SEEN_TASKS	4096	/* workload threads given a task marker */
+#define MAX_SECONDS	(7 * 24 * 3600)	/* -t: a week */
+#define CHILD_ENDED	(1 << 30)	/* in a wait status: ucval stopped the command */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum { OPT_CLOCK = 256, OPT_INSTANCE, OPT_UCLAMP_MIN, OPT_UCLAMP_MAX };
 
@@ -82,6 +89,9 @@ struct collect_args {
 };
 
 static volatile sig_atomic_t stop_signal;
+
+/* Signals that end a recording the way Ctrl-C does (file written, instance removed). */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 static void on_signal(int sig)
 {
@@ -118,8 +128,10 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 		case 'o': a->output = optarg; break;
 		case 't':
 			a->seconds = strtod(optarg, &end);
-			if (end == optarg || *end || a->seconds <= 0) {
-				fprintf(stderr, "ucval collect: bad duration '%s'\n", optarg);
+			if (end == optarg || *end || !(a->seconds > 0) ||
+			    a->seconds > MAX_SECONDS) {
+				fprintf(stderr, "ucval collect: bad duration '%s': expected "
+					"seconds in (0, %d]\n", optarg, MAX_SECONDS);
 				return -EINVAL;
 			}
 			break;
@@ -242,9 +254,11 @@ static pid_t start_command(char **argv, int *go)
 		char byte;
 
 		close(p[1]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+			signal(stop_signals[i], SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL);
 		if (read(p[0], &byte, 1) != 1)
 			_exit(127);	/* the recorder gave up */
 		execvp(argv[0], argv);
@@ -401,15 +415,30 @@ static int record_loop(struct col_record *rec, const struct collect_args *a, pid
 		}
 	}
 	if (child > 0)
-		*child_status = end_command(child, stop_signal ? stop_signal : SIGTERM);
+		*child_status = end_command(child, stop_signal ? stop_signal : SIGTERM) |
+				CHILD_ENDED;
 	if (is_tty)
 		progress(rec, now_s() - start, true);
 	free(seen);
 	return err;
 }
 
+/*
+ * The exit status for how COMMAND ended: its failure shows, its end by
+ * ucval's own signal (-t, Ctrl-C) does not.
+ */
+static int child_exit(int status)
+{
+	if (status & CHILD_ENDED)
+		return UCVAL_EXIT_OK;
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == 126 || WEXITSTATUS(status) == 127))
+		return UCVAL_EXIT_USAGE;	/* not found, not executable */
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? UCVAL_EXIT_OK : UCVAL_EXIT_FAIL;
+}
+
 static void report_child(char **command, int status)
 {
+	status &= ~CHILD_ENDED;
 	if (WIFEXITED(status))
 		fprintf(stderr, "ucval collect: '%s' exited with status %d\n", command[0],
 			WEXITSTATUS(status));
@@ -444,9 +473,12 @@ int cmd_collect(int argc, char **argv)
 	 * Before the instance exists, so Ctrl-C never leaves it behind. No
 	 * SA_RESTART: a signal must end poll() at once.
 	 */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &sa, NULL);
 	sigaction(SIGCHLD, &sc, NULL);
+	/* a closed stdout/stderr or a file size limit is an error, not a death */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	an_diag_clear(&d);
 	err = col_record_open(&a.rec, &rec, &d);
 	if (err) {
@@ -506,12 +538,14 @@ int cmd_collect(int argc, char **argv)
 	if (stop_signal && !a.is_quiet)
 		fprintf(stderr, "ucval collect: stopped by signal %d (%s)\n", (int)stop_signal,
 			strsignal(stop_signal));
-	ret = UCVAL_EXIT_OK;
+	ret = a.command ? child_exit(child_status) : UCVAL_EXIT_OK;
 out_close:
 	err = col_record_close(rec);
-	if (err)
+	if (err) {
 		fprintf(stderr, "ucval collect: cannot remove the tracefs instance: %s\n",
 			strerror(-err));
+		ret = UCVAL_EXIT_USAGE;
+	}
 out_free:
 	if (go >= 0)
 		close(go);

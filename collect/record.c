@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +25,8 @@
 
 #define WAKE_PERCENT	"25"	/* buffer_percent: wake the reader at a quarter full */
 #define STATS_LEN	64	/* "per_cpu/cpuNNNN/stats" */
+#define BUSY_TRIES	100	/* rmdir of an instance the kernel says is busy */
+#define BUSY_WAIT_US	20000
 
 struct rec_cpu {
 	struct tracefs_cpu *tcpu;
@@ -36,6 +39,7 @@ struct col_record {
 	struct tracefs_instance *inst;
 	bool is_created;	/* the instance is ours to remove */
 	bool is_started;
+	int owner_fd;		/* the locked owner file, -1 when none */
 	int marker_fd;
 	unsigned int page_size;
 	unsigned int nr_cpus;
@@ -151,6 +155,114 @@ int col_record_enable(struct col_record *rec, struct an_diag *d)
 	return err;
 }
 
+/*
+ * The owner file of an instance, COL_RECORD_OWNER_DIR/ucval-NAME.owner (in
+ * /tmp where that directory is missing, as in a minimal initramfs): locked
+ * (flock) while a recorder lives, holding its pid while the instance exists.
+ * The kernel drops the lock when the recorder dies however it dies, so a
+ * later run that gets the lock and finds a pid in the file knows the instance
+ * is a leftover of ucval's own and may remove it. An instance without such a
+ * record is somebody else's and is never touched.
+ */
+static int owner_open(const char *name, pid_t *prev, struct an_diag *d)
+{
+	char path[512], buf[32];
+	ssize_t n;
+	int fd;
+
+	*prev = 0;
+	snprintf(path, sizeof(path), "%s/ucval-%s.owner",
+		 access(COL_RECORD_OWNER_DIR, W_OK) ? "/tmp" : COL_RECORD_OWNER_DIR, name);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return an_diag_fail(d, -errno, "cannot open the owner file '%s': %s", path,
+				    strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int err = errno == EWOULDBLOCK ? -EBUSY : -errno;
+
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		buf[n > 0 ? n : 0] = '\0';
+		close(fd);
+		return an_diag_fail(d, err, "tracefs instance '%s' is recording for ucval "
+				    "pid %d (%s)", name, atoi(buf), path);
+	}
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	*prev = (pid_t)atoi(buf);
+	return fd;
+}
+
+static int owner_set(int fd, pid_t pid)
+{
+	char buf[32];
+	int len = pid ? snprintf(buf, sizeof(buf), "%d\n", (int)pid) : 0;
+
+	if (ftruncate(fd, 0) || (len && pwrite(fd, buf, (size_t)len, 0) != len))
+		return -errno;
+	return 0;
+}
+
+/* rmdir of an instance: the kernel says EBUSY while a reader is closing. */
+static int destroy_instance(struct tracefs_instance *inst)
+{
+	for (int i = 0; i < BUSY_TRIES; i++) {
+		tracefs_instance_file_write(inst, "tracing_on", "0");
+		errno = 0;
+		if (!tracefs_instance_destroy(inst))
+			return 0;
+		if (errno != EBUSY)
+			break;
+		usleep(BUSY_WAIT_US);
+	}
+	return errno ? -errno : -EIO;
+}
+
+/* Remove a leftover instance of a recorder that died (pid @prev). */
+static int reclaim(const char *name, pid_t prev, struct an_diag *d)
+{
+	struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
+	int err;
+
+	if (!inst)
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	err = destroy_instance(inst);
+	tracefs_instance_free(inst);
+	if (err)
+		return an_diag_fail(d, err, "cannot remove the leftover tracefs instance '%s' "
+				    "of ucval pid %d: %s", name, (int)prev, strerror(-err));
+	fprintf(stderr, "ucval collect: removed the tracefs instance '%s' left by ucval "
+		"pid %d, which is gone\n", name, (int)prev);
+	return 0;
+}
+
+/* Take the instance name: refuse a live or foreign instance, reclaim ours. */
+static int claim(const char *name, int *owner_fd, struct an_diag *d)
+{
+	pid_t prev;
+	int fd = owner_open(name, &prev, d), err = 0;
+
+	if (fd < 0)
+		return fd;
+	if (tracefs_instance_exists(name)) {
+		if (prev > 0)
+			err = reclaim(name, prev, d);
+		else
+			err = an_diag_fail(d, -EEXIST, "tracefs instance '%s' exists and is not "
+					   "ucval's: another tracer's, or a leftover to remove "
+					   "with rmdir %s/instances/%s", name,
+					   tracefs_tracing_dir(), name);
+	}
+	if (!err && owner_set(fd, getpid()))
+		err = an_diag_fail(d, -errno, "cannot write the owner file of '%s': %s", name,
+				   strerror(errno));
+	if (err) {
+		close(fd);
+		return err;
+	}
+	*owner_fd = fd;
+	return 0;
+}
+
 int col_record_open(const struct col_record_opts *opts, struct col_record **out,
 		    struct an_diag *d)
 {
@@ -165,14 +277,14 @@ int col_record_open(const struct col_record_opts *opts, struct col_record **out,
 	err = check_tracefs(d);
 	if (err)
 		return err;
-	if (tracefs_instance_exists(name))
-		return an_diag_fail(d, -EEXIST, "tracefs instance '%s' exists: another recording, "
-				    "or a leftover to remove with rmdir %s/instances/%s", name,
-				    tracefs_tracing_dir(), name);
 	rec = calloc(1, sizeof(*rec));
 	if (!rec)
 		return an_diag_fail(d, -ENOMEM, "out of memory");
 	rec->marker_fd = -1;
+	rec->owner_fd = -1;
+	err = claim(name, &rec->owner_fd, d);
+	if (err)
+		goto out_close;
 	rec->inst = tracefs_instance_create(name);
 	if (!rec->inst) {
 		err = an_diag_fail(d, errno ? -errno : -EIO, "cannot create instance '%s': %s",
@@ -409,12 +521,14 @@ int col_record_close(struct col_record *rec)
 			close(rc->file_fd);
 	}
 	if (rec->inst) {
-		if (rec->is_created) {
-			tracefs_instance_file_write(rec->inst, "tracing_on", "0");
-			if (tracefs_instance_destroy(rec->inst) < 0)
-				err = errno ? -errno : -EIO;
-		}
+		if (rec->is_created)
+			err = destroy_instance(rec->inst);
 		tracefs_instance_free(rec->inst);
+	}
+	if (rec->owner_fd >= 0) {
+		if (!err)
+			owner_set(rec->owner_fd, 0);	/* no instance of ours left */
+		close(rec->owner_fd);
 	}
 	col_events_free(&rec->events);
 	free(rec->cpu);

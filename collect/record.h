@@ -14,6 +14,8 @@
 #include "collect/events.h"
 
 #define COL_RECORD_INSTANCE	"ucval"	/* default instance name */
+/* where the owner file of each instance lives (collect/record.c) */
+#define COL_RECORD_OWNER_DIR	"/run/lock"
 
 /**
  * struct col_record_opts - how to record
@@ -62,10 +64,13 @@ struct col_record;
  * Tracing stays off until col_record_start() and the events until
  * col_record_enable(). The top-level buffer is never touched.
  *
+ * An instance of the same name left by a recorder that died (its owner
+ * file names it and is no longer locked) is removed first.
+ *
  * Return: 0; -ENODEV when tracefs is not mounted; -EACCES when it is not
- * writable (not root); -EEXIST when the instance exists (another recording,
- * or a leftover to remove with rmdir); -ENOENT for an unknown -e event; or
- * another negative errno.
+ * writable (not root); -EBUSY when a live recorder owns the instance;
+ * -EEXIST when the instance exists and no ucval recorder created it;
+ * -ENOENT for an unknown -e event; or another negative errno.
  */
 int col_record_open(const struct col_record_opts *opts, struct col_record **out,
 		    struct an_diag *d);

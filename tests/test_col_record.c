@@ -40,6 +40,7 @@
 #define MODERATE_GAP_US	200	/* pause per round trip: a few thousand switches/s */
 #define NOBODY_UID	65534
 #define OUT_LEN		8192	/* captured stderr of ucval collect */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MARKER_KINDS	(AN_MARKER_SETATTR + 1)	/* marker kinds counted */
 #define FAST_PAIRS	"4"	/* ping-pong pairs that outrun a 4 KiB buffer */
 #define MAX_CPUS	64	/* CPUs whose switch chain is followed */
@@ -198,11 +199,11 @@ static void assert_no_instance(void)
 
 /*
  * Run ucval with @argv (NULL-terminated, argv[0] ignored) as @uid; its
- * stderr goes to @err; when @sigint_after_s > 0 it gets SIGINT then.
+ * stderr goes to @err; when @sig_after_s > 0 it gets @sig then.
  * Return: the wait status.
  */
-static int run_ucval_as(char *const argv[], uid_t uid, bool is_tracefs_hidden,
-			double sigint_after_s, char *err, size_t len)
+static int run_ucval_as(char *const argv[], uid_t uid, bool is_tracefs_hidden, int sig,
+			double sig_after_s, char *err, size_t len)
 {
 	const char *bin = bin_for(uid);
 	int p[2], status = 0;
@@ -231,9 +232,9 @@ static int run_ucval_as(char *const argv[], uid_t uid, bool is_tracefs_hidden,
 		_exit(127);
 	}
 	close(p[1]);
-	if (sigint_after_s > 0) {
-		usleep((useconds_t)(sigint_after_s * 1e6));
-		kill(pid, SIGINT);
+	if (sig_after_s > 0) {
+		usleep((useconds_t)(sig_after_s * 1e6));
+		kill(pid, sig);
 	}
 	while (n + 1 < len && (r = read(p[0], err + n, len - n - 1)) > 0)
 		n += (size_t)r;
@@ -246,7 +247,7 @@ static int run_ucval_as(char *const argv[], uid_t uid, bool is_tracefs_hidden,
 static int run_ucval(char *const argv[], uid_t uid, double sigint_after_s, char *err,
 		     size_t len)
 {
-	return run_ucval_as(argv, uid, false, sigint_after_s, err, len);
+	return run_ucval_as(argv, uid, false, SIGINT, sigint_after_s, err, len);
 }
 
 static void out_path(char *path, size_t len, const char *name)
@@ -712,7 +713,7 @@ static void test_uclamp_request(void **state)
 		return;
 	out_path(out, sizeof(out), "uclamp.dat");
 	st = run_ucval(argv, 0, 0, err, sizeof(err));
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 1)	/* the command failed */
 		fail_msg("status 0x%x: %s", st, err);
 	assert_non_null(strstr(err, "'sh' exited with status 3"));
 	assert_no_instance();
@@ -759,7 +760,7 @@ static void test_errors_exit_2(void **state)
 			snprintf(out, sizeof(out), "%s", e->output);
 		else
 			out_path(out, sizeof(out), "nobody.dat");
-		st = run_ucval_as(argv, e->uid, e->is_tracefs_hidden, 0, err, sizeof(err));
+		st = run_ucval_as(argv, e->uid, e->is_tracefs_hidden, 0, 0, err, sizeof(err));
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 125) {
 			printf("# skip case %zu (%s): no mount namespace\n", i, e->what);
 			continue;
@@ -770,6 +771,138 @@ static void test_errors_exit_2(void **state)
 		assert_no_instance();
 		if (strcmp(out, "/tmp") && !access(out, F_OK))
 			fail_msg("case %zu (%s): '%s' was created", i, e->what, out);
+	}
+}
+
+/* Every signal that stops a recording leaves a valid file and no instance. */
+static void test_stop_signals(void **state)
+{
+	static const int sigs[] = { SIGHUP, SIGQUIT, SIGTERM };
+	char out[512], err[OUT_LEN];
+	char *argv[] = { "ucval", "collect", "-o", out, NULL };
+
+	(void)state;
+	if (skipped())
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
+		int st;
+
+		out_path(out, sizeof(out), "stop-signal.dat");
+		st = run_ucval_as(argv, 0, false, sigs[i], 0.7, err, sizeof(err));
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			fail_msg("signal %d: status 0x%x: %s", sigs[i], st, err);
+		assert_non_null(strstr(err, "stopped by signal"));
+		assert_no_instance();
+		assert_true(report_count(out, "ucval: platform") == 1);
+		unlink(out);
+	}
+}
+
+/* A recorder killed with SIGKILL leaves its instance; the next run reclaims it. */
+static void test_sigkill_reclaim(void **state)
+{
+	char out[512], err[OUT_LEN];
+	char *argv[] = { "ucval", "collect", "-q", "-o", out, "-t", "10", NULL };
+	char *again[] = { "ucval", "collect", "-q", "-o", out, "-t", "0.3", NULL };
+	int st;
+
+	(void)state;
+	if (skipped())
+		return;
+	out_path(out, sizeof(out), "sigkill.dat");
+	st = run_ucval_as(argv, 0, false, SIGKILL, 0.7, err, sizeof(err));
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	assert_int_equal(access(INSTANCE_DIR, F_OK), 0);	/* what SIGKILL leaves */
+	st = run_ucval(again, 0, 0, err, sizeof(err));
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		fail_msg("collect after SIGKILL: status 0x%x: %s", st, err);
+	assert_non_null(strstr(err, "which is gone"));
+	assert_no_instance();
+	assert_true(report_count(out, "ucval: platform") == 1);
+	unlink(out);
+}
+
+/* stderr closed by its reader (`collect ... 2>&1 | head -1`): no SIGPIPE death. */
+static void test_closed_stderr(void **state)
+{
+	char out[512];
+	char *argv[] = { "ucval", "collect", "-o", out, "-t", "0.5", NULL };
+	int p[2], status;
+	pid_t pid;
+
+	(void)state;
+	if (skipped())
+		return;
+	out_path(out, sizeof(out), "epipe.dat");
+	assert_int_equal(pipe(p), 0);
+	close(p[0]);	/* every write to stderr now fails with EPIPE */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		dup2(p[1], STDERR_FILENO);
+		dup2(p[1], STDOUT_FILENO);
+		execv(ucval_bin, argv);
+		_exit(127);
+	}
+	close(p[1]);
+	waitpid(pid, &status, 0);
+	if (WIFSIGNALED(status))
+		fail_msg("ucval collect died of signal %d", WTERMSIG(status));
+	assert_no_instance();
+	assert_true(report_count(out, "ucval: platform") == 1);
+	unlink(out);
+}
+
+/* The workload's failure shows in the exit status; its end by -t does not. */
+static void test_command_status(void **state)
+{
+	static const struct cmd_case {
+		const char *cmd, *arg;
+		const char *seconds;
+		int want;
+	} cases[] = {
+		{ "/nonexistent", NULL, "5", 2 },
+		{ "false", NULL, "5", 1 },
+		{ "true", NULL, "5", 0 },
+		{ "sleep", "30", "0.5", 0 },
+	};
+	char out[512], err[OUT_LEN];
+
+	(void)state;
+	if (skipped())
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct cmd_case *c = &cases[i];
+		char *argv[] = { "ucval", "collect", "-q", "-o", out, "-t", (char *)c->seconds,
+				 "--", (char *)c->cmd, (char *)c->arg, NULL };
+		int st;
+
+		out_path(out, sizeof(out), "status.dat");
+		st = run_ucval(argv, 0, 0, err, sizeof(err));
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != c->want)
+			fail_msg("case %zu (%s): status 0x%x, want exit %d: %s", i, c->cmd, st,
+				 c->want, err);
+		assert_no_instance();
+		unlink(out);
+	}
+}
+
+/* -t takes a finite duration of at most a week; parsed before anything runs. */
+static void test_bad_duration(void **state)
+{
+	static const char *const bad[] = { "1e99", "inf", "nan", "0", "-1", "604801", "1s" };
+	char err[OUT_LEN];
+
+	(void)state;
+	if (access(ucval_bin, X_OK))
+		skip();
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char *argv[] = { "ucval", "collect", "-o", "/nonexistent-ucval/x.dat", "-t",
+				 (char *)bad[i], NULL };
+		int st = run_ucval_as(argv, 0, false, 0, 0, err, sizeof(err));
+
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 2 || !strstr(err, "bad duration"))
+			fail_msg("-t %s: status 0x%x: %s", bad[i], st, err);
 	}
 }
 
@@ -820,6 +953,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_sigint_with_command),
 		cmocka_unit_test(test_uclamp_request),
 		cmocka_unit_test(test_errors_exit_2),
+		cmocka_unit_test(test_stop_signals),
+		cmocka_unit_test(test_sigkill_reclaim),
+		cmocka_unit_test(test_closed_stderr),
+		cmocka_unit_test(test_command_status),
+		cmocka_unit_test(test_bad_duration),
 		cmocka_unit_test(test_instance_exists),
 		cmocka_unit_test(test_unknown_event),
 	};
