@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "collect/datwrite.h"
+#include "lib/outfile.h"
 
 #define DAT_MAGIC	"\x17\x08\x44tracing"	/* magic bytes + "tracing" */
 #define DAT_MAGIC_LEN	10
@@ -267,8 +268,8 @@ out_free_size:
 int col_datwrite_file(const char *path, const struct col_dat_input *in, struct an_diag *d)
 {
 	struct out o = { .fd = -1 };
+	struct rep_outfile out;
 	bool has_reason = false;	/* @d already says why */
-	char *tmp = NULL;
 	int err;
 
 	an_diag_set_file(d, "write", path);
@@ -276,17 +277,12 @@ int col_datwrite_file(const char *path, const struct col_dat_input *in, struct a
 	if (err)
 		return err;
 	o.buf = malloc(OUT_BUF_SIZE);
-	if (!o.buf || asprintf(&tmp, "%s.XXXXXX", path) < 0) {
-		tmp = NULL;
-		err = an_diag_fail(d, -ENOMEM, "out of memory");
+	if (!o.buf)
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	err = rep_outfile_open(&out, path, d);
+	if (err)
 		goto out_free;
-	}
-	o.fd = mkstemp(tmp);
-	if (o.fd < 0) {
-		err = an_diag_fail(d, -errno, "cannot create a file next to it: %s",
-				   strerror(errno));
-		goto out_free;
-	}
+	o.fd = fileno(out.fp);	/* write(2) only: stdio holds nothing */
 	write_headers(&o, in);
 	err = o.err;
 	if (!err) {
@@ -297,22 +293,14 @@ int col_datwrite_file(const char *path, const struct col_dat_input *in, struct a
 		out_flush(&o);
 	if (!err && o.err)
 		err = o.err;
-	if (!err && fchmod(o.fd, 0644))
-		err = -errno;
-	if (!err && close(o.fd))
-		err = -errno;
-	else if (err)
-		close(o.fd);
-	o.fd = -1;
-	if (!err && rename(tmp, path))
-		err = -errno;
 	if (err) {
+		rep_outfile_abort(&out);
 		if (!has_reason)
 			an_diag_fail(d, err, "%s", strerror(-err));
-		unlink(tmp);
+	} else {
+		err = rep_outfile_commit(&out, d);
 	}
 out_free:
-	free(tmp);
 	free(o.buf);
 	return err;
 }

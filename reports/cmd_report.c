@@ -36,8 +36,11 @@ static const char report_usage[] =
 	"                    html (one self-contained file with plots per CPU),\n"
 	"                    json (everything, for other tools) or junit (a test\n"
 	"                    suite per trace, a test case per check)\n"
-	"  -o, --output FILE write FILE instead of standard output; it is written\n"
-	"                    to a temporary file beside it and renamed when complete\n"
+	"  -o, --output FILE write FILE instead of standard output; a regular file\n"
+	"                    is written beside it and renamed when complete (its\n"
+	"                    mode and owner kept, a symlink followed); a device,\n"
+	"                    a FIFO or /dev/stdout is written in place; never the\n"
+	"                    database itself\n"
 	"  --top N           mismatch windows shown per check (default 5, 0: all);\n"
 	"                    json lists every window unless --top is given\n"
 	"  --diff            compare trace B with trace A (ids or paths): checks\n"
@@ -165,6 +168,8 @@ static int parse_args(int argc, char **argv, struct cmd_opts *o)
 		return usage_error("%s", o->is_diff ? "--diff expects DB A B" :
 				   "expects one database, DB");
 	o->db_path = argv[optind];
+	if (o->output && rep_outfile_is_same(o->output, o->db_path))
+		return usage_error("-o '%s' is the database itself", o->output);
 	if (o->is_diff) {
 		o->diff[0] = argv[optind + 1];
 		o->diff[1] = argv[optind + 2];
@@ -195,6 +200,7 @@ static int write_out(const struct cmd_opts *o, const struct rep_sel *sel,
 	int err;
 
 	an_diag_clear(&d);
+	an_diag_set_file(&d, "write report", o->output);
 	if (rep_outfile_open(&out, o->output, &d))
 		return print_diag(&d);
 	if (pair)

@@ -25,6 +25,7 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -887,6 +888,28 @@ static void test_command_status(void **state)
 	}
 }
 
+/* -o naming a device node writes through it: the node stays (mknod c 1 3). */
+static void test_output_device(void **state)
+{
+	char out[512], err[OUT_LEN];
+	char *argv[] = { "ucval", "collect", "-q", "-o", out, "-t", "0.3", NULL };
+	struct stat sb;
+	int st;
+
+	(void)state;
+	if (skipped())
+		return;
+	out_path(out, sizeof(out), "null-device");
+	assert_int_equal(mknod(out, S_IFCHR | 0666, makedev(1, 3)), 0);
+	st = run_ucval(argv, 0, 0, err, sizeof(err));
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		fail_msg("status 0x%x: %s", st, err);
+	assert_int_equal(lstat(out, &sb), 0);
+	assert_true(S_ISCHR(sb.st_mode));
+	assert_no_instance();
+	unlink(out);
+}
+
 /* -t takes a finite duration of at most a week; parsed before anything runs. */
 static void test_bad_duration(void **state)
 {
@@ -958,6 +981,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_closed_stderr),
 		cmocka_unit_test(test_command_status),
 		cmocka_unit_test(test_bad_duration),
+		cmocka_unit_test(test_output_device),
 		cmocka_unit_test(test_instance_exists),
 		cmocka_unit_test(test_unknown_event),
 	};

@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -796,6 +797,152 @@ static void test_outfile(void **state)
 	assert_non_null(strstr(d.message, "cannot create a temporary file"));
 }
 
+/* What a target kind must stay after a report is written through it. */
+enum target_kind { T_NEW, T_REGULAR_0600, T_SYMLINK, T_DANGLING, T_DEVICE_LINK, T_FIFO };
+
+static void make_target(const struct scratch *s, enum target_kind k, const char *t)
+{
+	FILE *f;
+
+	switch (k) {
+	case T_NEW:
+		break;
+	case T_REGULAR_0600:
+		f = fopen(t, "w");
+		assert_non_null(f);
+		fputs("old\n", f);
+		fclose(f);
+		assert_int_equal(chmod(t, 0600), 0);
+		break;
+	case T_SYMLINK:
+		f = fopen(path_in(s, "link-target"), "w");
+		assert_non_null(f);
+		fclose(f);
+		/* fall through */
+	case T_DANGLING:
+		assert_int_equal(symlink("link-target", t), 0);
+		break;
+	case T_DEVICE_LINK:
+		assert_int_equal(symlink("/dev/null", t), 0);
+		break;
+	case T_FIFO:
+		assert_int_equal(mkfifo(t, 0600), 0);
+		break;
+	}
+}
+
+/* The FIFO's reader: a child that copies what it reads to @copy. */
+static pid_t fifo_reader(const char *fifo, const char *copy)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		char buf[4096];
+		int in = open(fifo, O_RDONLY), out = open(copy, O_WRONLY | O_CREAT, 0600);
+		ssize_t n;
+
+		while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, (size_t)n) != n)
+				_exit(1);
+		_exit(in < 0 || out < 0);
+	}
+	return pid;
+}
+
+/*
+ * An output never replaces the node at its path: a regular file keeps its
+ * mode, a symlink stays a link to the new content, a device or a FIFO is
+ * written in place (mknod's device is /dev/null here, through a link).
+ */
+static void test_outfile_targets(void **state)
+{
+	static const struct target_case {
+		const char *what;
+		enum target_kind kind;
+		mode_t want_type;		/* what the path is afterwards (lstat) */
+		unsigned int want_mode;		/* 0: not checked */
+		const char *content_at;		/* where the report lands, NULL: nowhere */
+	} cases[] = {
+		{ "new file", T_NEW, S_IFREG, 0, "target" },
+		{ "regular 0600", T_REGULAR_0600, S_IFREG, 0600, "target" },
+		{ "symlink", T_SYMLINK, S_IFLNK, 0, "link-target" },
+		{ "dangling symlink", T_DANGLING, S_IFLNK, 0, "link-target" },
+		{ "link to a device", T_DEVICE_LINK, S_IFLNK, 0, NULL },
+		{ "FIFO", T_FIFO, S_IFIFO, 0600, "fifo-copy" },
+	};
+	const struct scratch *s = *state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct target_case *c = &cases[i];
+		char t[256], cmd[600];
+		struct rep_outfile o;
+		struct an_diag d;
+		struct stat sb;
+		pid_t reader = -1;
+		char *text;
+		int st;
+
+		snprintf(t, sizeof(t), "%s", path_in(s, "target"));
+		make_target(s, c->kind, t);
+		if (c->kind == T_FIFO)
+			reader = fifo_reader(t, path_in(s, "fifo-copy"));
+		an_diag_clear(&d);
+		assert_int_equal(rep_outfile_open(&o, t, &d), 0);
+		fputs("new report\n", o.fp);
+		assert_int_equal(rep_outfile_commit(&o, &d), 0);
+		if (reader > 0) {
+			/* a FIFO replaced by a file leaves its reader waiting: 5 s, then fail */
+			for (int ms = 0; ms < 5000 && !waitpid(reader, &st, WNOHANG); ms += 10)
+				usleep(10000);
+			if (kill(reader, SIGKILL) == 0 && waitpid(reader, &st, 0) == reader &&
+			    WIFSIGNALED(st))
+				fail_msg("case %zu (%s): the FIFO's reader got no writer", i, c->what);
+			assert_int_equal(st, 0);
+		}
+		assert_int_equal(lstat(t, &sb), 0);
+		if ((sb.st_mode & S_IFMT) != c->want_type)
+			fail_msg("case %zu (%s): type %o, want %o", i, c->what,
+				 sb.st_mode & S_IFMT, c->want_type);
+		if (c->want_mode && (sb.st_mode & 07777) != c->want_mode)
+			fail_msg("case %zu (%s): mode %o, want %o", i, c->what,
+				 sb.st_mode & 07777, c->want_mode);
+		if (c->content_at) {
+			text = slurp_file(path_in(s, c->content_at), NULL);
+			assert_non_null(text);
+			assert_string_equal(text, "new report\n");
+			free(text);
+		}
+		assert_int_equal(stat("/dev/null", &sb), 0);
+		assert_true(S_ISCHR(sb.st_mode));
+		snprintf(cmd, sizeof(cmd), "rm -f '%s' '%s' '%s'", t, path_in(s, "link-target"),
+			 path_in(s, "fifo-copy"));
+		assert_int_equal(system(cmd), 0);
+	}
+	assert_int_equal(stray_files(s->dir), 0);
+}
+
+/* `report DB -o DB`: refused before anything is read or written. */
+static void test_output_is_input(void **state)
+{
+	const struct scratch *s = *state;
+	const char *run_args[] = { "analyze", "-q", "--db", s->db, "traces/rq_clamp-fail.txt",
+				   NULL };
+	const char *args[] = { "report", s->db, "-o", s->db, NULL };
+	struct stat before, after;
+	struct run r;
+
+	run_ucval(run_args, NULL, &r);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(stat(s->db, &before), 0);
+	run_ucval(args, NULL, &r);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "is the database itself"));
+	assert_int_equal(stat(s->db, &after), 0);
+	assert_int_equal(before.st_ino, after.st_ino);
+	assert_int_equal(before.st_size, after.st_size);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -803,6 +950,10 @@ int main(void)
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_fmt),
 		cmocka_unit_test_setup_teardown(test_outfile, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_outfile_targets, scratch_setup,
+						scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_output_is_input, scratch_setup,
+						scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_golden, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_machine_formats, scratch_setup,
 						scratch_teardown),
