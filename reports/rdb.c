@@ -9,8 +9,11 @@
  * limit is applied in SQL, not after reading everything.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,8 +240,47 @@ static int read_traces(struct rep_rdb *db, struct an_diag *d)
 		     trace_row, db, "cannot read the traces", d);
 }
 
+/* "file:" URI of @path with ?immutable=1, its special characters %-escaped. */
+static int immutable_uri(const char *path, char *uri, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = 0;
+
+	n += (size_t)snprintf(uri, len, "file:");
+	for (const unsigned char *c = (const unsigned char *)path; *c && n + 4 < len; c++) {
+		if (isalnum(*c) || strchr("/._-~", *c)) {
+			uri[n++] = (char)*c;
+		} else {
+			uri[n++] = '%';
+			uri[n++] = hex[*c >> 4];
+			uri[n++] = hex[*c & 15];
+		}
+	}
+	uri[n] = '\0';
+	return snprintf(uri + n, len - n, "?immutable=1") < (int)(len - n) ? 0 : -ENAMETOOLONG;
+}
+
+/*
+ * A WAL database needs its -shm file even to be read: in a directory the
+ * reader may not write, with no -wal file left (every commit is in the main
+ * file), the file is opened immutable instead. With a -wal file present
+ * SQLite reads it through the existing -shm.
+ */
+static bool needs_immutable(sqlite3 *conn, const char *path)
+{
+	char wal[PATH_MAX];
+	struct stat sb;
+	int rc = sqlite3_exec(conn, "PRAGMA schema_version", NULL, NULL, NULL);
+
+	if ((rc & 0xff) != SQLITE_READONLY && (rc & 0xff) != SQLITE_CANTOPEN)
+		return false;
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	return stat(wal, &sb) || sb.st_size == 0;
+}
+
 static int open_conn(struct rep_rdb *db, const char *path, struct an_diag *d)
 {
+	char uri[PATH_MAX * 3 + 32];
 	struct stat sb;
 
 	if (stat(path, &sb))
@@ -247,6 +289,15 @@ static int open_conn(struct rep_rdb *db, const char *path, struct an_diag *d)
 		return an_diag_fail(d, AN_E_DB, "not a regular file");
 	if (sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
 		return rep_rdb_fail(db, d, "cannot open");
+	if (needs_immutable(db->conn, path)) {
+		sqlite3_close(db->conn);
+		db->conn = NULL;
+		if (immutable_uri(path, uri, sizeof(uri)))
+			return an_diag_fail(d, -ENAMETOOLONG, "path too long");
+		if (sqlite3_open_v2(uri, &db->conn, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+				    NULL) != SQLITE_OK)
+			return rep_rdb_fail(db, d, "cannot open");
+	}
 	sqlite3_busy_timeout(db->conn, BUSY_TIMEOUT_MS);
 	return 0;
 }

@@ -241,6 +241,100 @@ static void test_refuse(void **state)
 	tmpdb_drop(&t);
 }
 
+/* The bytes of @path, or NULL; @len gets their count. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = malloc(1 << 20);
+	assert_non_null(buf);
+	*len = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Somebody else's database, one of a newer ucval, an empty path, a device:
+ * refused before anything in them changes (no ucval table, no WAL switch,
+ * no journal beside a device).
+ */
+static void test_refuse_untouched(void **state)
+{
+	static const struct untouched_case {
+		const char *what;
+		const char *setup_sql;	/* NULL: @path is used as it is */
+		const char *path;	/* NULL: the scratch file */
+		int want;
+		const char *msg;
+	} cases[] = {
+		{ "someone else's", "CREATE TABLE contacts(n)", NULL, AN_E_DB,
+		  "has a table 'contacts' of its own" },
+		{ "ucval's plus a table", "CREATE TABLE traces(x); CREATE TABLE notes(n)", NULL,
+		  AN_E_DB, "has a table 'notes' of its own" },
+		{ "newer schema", "CREATE TABLE traces(x); PRAGMA user_version = 7", NULL,
+		  AN_E_SCHEMA, "schema version 7" },
+		{ "empty path", NULL, "", AN_E_DB, "empty path" },
+		{ "a device", NULL, "/dev/null", AN_E_DB, "not a regular file" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct untouched_case *c = &cases[i];
+		const char *path = c->path;
+		char *before = NULL, *after, journal[128];
+		size_t n_before = 0, n_after;
+		struct an_db *db;
+		struct an_diag d;
+		struct tmpdb t;
+		sqlite3 *conn;
+
+		tmpdb_make(&t);
+		if (c->setup_sql) {
+			path = t.path;
+			assert_int_equal(sqlite3_open(path, &conn), SQLITE_OK);
+			assert_int_equal(sqlite3_exec(conn, c->setup_sql, NULL, NULL, NULL),
+					 SQLITE_OK);
+			sqlite3_close(conn);
+			before = slurp(path, &n_before);
+		}
+		if (an_db_open(&db, path, &d) != c->want || !strstr(d.message, c->msg))
+			fail_msg("case %zu (%s): '%s'", i, c->what, d.message);
+		assert_null(db);
+		if (before) {
+			after = slurp(path, &n_after);
+			assert_int_equal(n_after, n_before);
+			assert_memory_equal(after, before, n_before);
+			assert_int_equal(query_int(path, "SELECT count(*) FROM sqlite_master"
+						   " WHERE name = 'verdicts'"), 0);
+			free(after);
+			free(before);
+		}
+		snprintf(journal, sizeof(journal), "%s-journal", path);
+		assert_int_not_equal(access(journal, F_OK), 0);
+		tmpdb_drop(&t);
+	}
+}
+
+/* What an_db_open() creates it opens again: its own tables are all known. */
+static void test_reopen_own(void **state)
+{
+	struct an_db *db;
+	struct an_diag d;
+	struct tmpdb t;
+
+	(void)state;
+	tmpdb_make(&t);
+	for (int i = 0; i < 2; i++) {
+		if (an_db_open(&db, t.path, &d))
+			fail_msg("open %d: %s", i, d.message);
+		an_db_close(db);
+	}
+	tmpdb_drop(&t);
+}
+
 /* A schema 1 file (no explain, no series tables) is upgraded in place. */
 static void test_upgrade_v1(void **state)
 {
@@ -722,6 +816,8 @@ int main(void)
 		cmocka_unit_test(test_abort),
 		cmocka_unit_test(test_bad_verdict),
 		cmocka_unit_test(test_refuse),
+		cmocka_unit_test(test_refuse_untouched),
+		cmocka_unit_test(test_reopen_own),
 		cmocka_unit_test(test_sigkill),
 		cmocka_unit_test(test_upgrade_v1),
 		cmocka_unit_test(test_index_plans),

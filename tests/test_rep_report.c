@@ -943,6 +943,41 @@ static void test_output_is_input(void **state)
 	assert_int_equal(before.st_size, after.st_size);
 }
 
+/*
+ * A database in a directory its reader may not write (WAL needs a -shm file
+ * beside it): `report` reads it all the same. Run as nobody, so root only.
+ */
+static void test_readonly_dir(void **state)
+{
+	const struct scratch *s = *state;
+	const char *run_args[] = { "analyze", "-q", "--db", s->db, "traces/rq_clamp-fail.txt",
+				   NULL };
+	char bin_dir[] = "/tmp/ucval-ro-XXXXXX", cmd[1024];
+	struct run r;
+	int st;
+
+	if (geteuid()) {
+		printf("# skip: needs root to run ucval report as another user\n");
+		skip();
+	}
+	run_ucval(run_args, NULL, &r);
+	assert_int_equal(r.status, 1);
+	assert_non_null(mkdtemp(bin_dir));
+	assert_int_equal(chmod(bin_dir, 0755), 0);
+	assert_int_equal(chmod(s->dir, 0755), 0);	/* readable, not writable, by nobody */
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/ucval' && setpriv --reuid=65534 --regid=65534"
+		 " --clear-groups '%s/ucval' report '%s' > '%s/out.txt' 2>&1", getenv("UCVAL"),
+		 bin_dir, bin_dir, s->db, bin_dir);
+	st = system(cmd);
+	snprintf(cmd, sizeof(cmd), "cat '%s/out.txt'; rm -rf '%s'", bin_dir, bin_dir);
+	if (st) {
+		assert_int_equal(system(cmd), 0);
+		fail_msg("ucval report as nobody: status 0x%x", st);
+	}
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(access(path_in(s, "r.db-shm"), F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -953,6 +988,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_outfile_targets, scratch_setup,
 						scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_output_is_input, scratch_setup,
+						scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_readonly_dir, scratch_setup,
 						scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_golden, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_machine_formats, scratch_setup,

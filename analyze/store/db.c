@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -389,6 +390,75 @@ static int read_user_version(struct an_db *db, int *version, struct an_diag *d)
 }
 
 /*
+ * Every table a ucval database has held, in any schema version (the
+ * interval tables of schema 2 are views since 3). test_an_db checks that a
+ * new database has no other.
+ */
+static const char *const own_tables[] = {
+	"traces", "verdicts", "mismatches", "undecided", "clamp_interval_chunks",
+	"freq_interval_chunks", "tasks", "policies", "cpus", "freq_residency",
+	"task_requests", "clamp_intervals", "freq_intervals",
+};
+
+static bool is_own_table(const char *name)
+{
+	for (size_t i = 0; i < sizeof(own_tables) / sizeof(own_tables[0]); i++)
+		if (!strcmp(name, own_tables[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Before anything is written: a file with tables of somebody else's is not
+ * a results database, and one of a newer ucval is not ours to change (not
+ * even its journal mode).
+ */
+static int check_foreign(struct an_db *db, struct an_diag *d)
+{
+	sqlite3_stmt *st;
+	int version, rc, err = read_user_version(db, &version, d);
+
+	if (err)
+		return err;
+	if (version > AN_DB_SCHEMA_VERSION)
+		return an_diag_fail(d, AN_E_SCHEMA, "schema version %d, this ucval knows %d",
+				    version, AN_DB_SCHEMA_VERSION);
+	if (sqlite3_prepare_v2(db->conn, "SELECT name FROM sqlite_master WHERE type = 'table'"
+			       " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name", -1,
+			       &st, NULL) != SQLITE_OK)
+		return db_fail(db, d, "cannot read the tables");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+
+		if (name && !is_own_table(name)) {
+			err = an_diag_fail(d, AN_E_DB, "not a ucval results database: it has a "
+					   "table '%.64s' of its own, and ucval writes into no "
+					   "other program's database", name);
+			break;
+		}
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = db_fail(db, d, "cannot read the tables");
+	sqlite3_finalize(st);
+	return err;
+}
+
+/* An existing path must be a regular file: SQLite would put a journal beside a device. */
+static int check_path(const char *path, struct an_diag *d)
+{
+	struct stat sb;
+
+	if (!*path)
+		return an_diag_fail(d, AN_E_DB, "empty path (SQLite would use a temporary "
+				    "database and the results would be lost)");
+	if (stat(path, &sb))
+		return errno == ENOENT ? 0 : an_diag_fail(d, -errno, "%s", strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return an_diag_fail(d, AN_E_DB, "not a regular file");
+	return 0;
+}
+
+/*
  * Create the schema, or check that an existing one is ours and not newer.
  * Done inside an IMMEDIATE transaction so that two `-j` writers opening a
  * new file at once do not both create it.
@@ -487,6 +557,9 @@ int an_db_open(struct an_db **out, const char *path, struct an_diag *d)
 		err = an_diag_fail(d, -ENOMEM, "out of memory");
 		goto out_free;
 	}
+	err = check_path(path, d);
+	if (err)
+		goto out_free;
 	/* one connection per worker, never shared between threads: no mutexes */
 	if (sqlite3_open_v2(path, &db->conn, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
@@ -500,7 +573,9 @@ int an_db_open(struct an_db **out, const char *path, struct an_diag *d)
 	 * against `traces` was a tenth of the write. The schema keeps its
 	 * REFERENCES ... ON DELETE CASCADE for anyone who turns them on.
 	 */
-	err = exec(db, "PRAGMA foreign_keys = OFF", d);
+	err = check_foreign(db, d);
+	if (!err)
+		err = exec(db, "PRAGMA foreign_keys = OFF", d);
 	/* WAL: a commit stays atomic and durable against a crash of ucval; only
 	 * a power loss may undo the last traces (never corrupt the file) */
 	if (!err)
