@@ -5,7 +5,7 @@
  * The records come from datpages.c (each CPU's pages read in chunks and
  * merged by timestamp, the default) or from libtracecmd, which does the same
  * with a heap record per event: the reference, and the path for compressed
- * files (an_reader_set_dat_reader()). libtracecmd parses the headers and the
+ * files (an_tracedat_set_reader()). libtracecmd parses the headers and the
  * event formats either way. Either way the reader streams. Each event format
  * is resolved once (its fields looked up by name through the alias table,
  * its prev_state letters read from its print format) and cached by event id;
@@ -28,7 +28,6 @@
 #include "analyze/read/dat/datcheck.h"
 #include "analyze/read/dat/datpages.h"
 #include "lib/malloc.h"
-#include "analyze/read/reader.h"
 #include "analyze/read/dat/tracedat.h"
 #include "lib/vec.h"
 
@@ -128,10 +127,13 @@ struct an_tracedat {
 	unsigned int type_off, type_size, pid_off, pid_size;
 };
 
-static enum an_dat_reader dat_reader;	/* an_reader_set_dat_reader() */
+static enum an_dat_reader dat_reader;	/* an_tracedat_set_reader() */
 
-/* declared in reader.h: the choice is made where readers are opened */
-void an_reader_set_dat_reader(enum an_dat_reader how)
+/**
+ * an_tracedat_set_reader() - how every trace.dat is read from now on
+ * @how: AN_DAT_PAGES, AN_DAT_KBUFFER or AN_DAT_LIBTRACECMD
+ */
+void an_tracedat_set_reader(enum an_dat_reader how)
 {
 	dat_reader = how;
 }
