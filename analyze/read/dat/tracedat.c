@@ -27,6 +27,7 @@
 #include "analyze/read/alias.h"
 #include "analyze/read/dat/datcheck.h"
 #include "analyze/read/dat/datpages.h"
+#include "analyze/read/dat/tcmd_private.h"
 #include "lib/malloc.h"
 #include "analyze/read/dat/tracedat.h"
 #include "lib/vec.h"
@@ -35,9 +36,6 @@
 #define PRINT_ARG_DEPTH	32	/* nesting of a print format walked */
 #define RECORD_HEADER_LEN 4	/* ring-buffer event header: type_len and delta */
 #define FMT_IDS		65536	/* event ids: the kernel's common_type is 16 bits */
-
-/* Private but exported by libtracecmd 1.3 (trace-cmd-private.h). */
-struct tep_record *tracecmd_read_next_data(struct tracecmd_input *handle, int *rec_cpu);
 
 /*
  * A numeric field of a format, resolved once: where it is in the record and
