@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "lib/diag.h"
+#include "collect/synth/synthout.h"
 #include "model/model.h"
 
 /* Limits of the options (the model's and the marker grammar's). */
@@ -54,11 +55,6 @@ enum col_synth_fault {
 	COL_SYNTH_FAULTS(COL_SYNTH_FAULT_ENUM)
 #undef COL_SYNTH_FAULT_ENUM
 	COL_SYNTH_FAULT__COUNT
-};
-
-enum col_synth_format {
-	COL_SYNTH_DAT,		/* trace.dat v6 (collect/datwrite.c) */
-	COL_SYNTH_TEXT,		/* ftrace text, as the kernel's trace file */
 };
 
 /**
