@@ -294,3 +294,12 @@ void an_reader_set_quiet(bool is_quiet)
 	tracecmd_set_loglevel(level);
 	tep_set_loglevel(level);
 }
+
+/**
+ * an_reader_set_dat_reader() - how every trace.dat is read from now on
+ * @how: AN_DAT_PAGES (the default), AN_DAT_KBUFFER or AN_DAT_LIBTRACECMD
+ */
+void an_reader_set_dat_reader(enum an_dat_reader how)
+{
+	an_tracedat_set_reader(how);
+}

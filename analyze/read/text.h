@@ -10,7 +10,7 @@
 
 #include "lib/diag.h"
 #include "analyze/read/event.h"
-#include "analyze/read/reader.h"
+#include "analyze/read/readinfo.h"
 
 /* Longest line kept; a longer one is reported as garbage and skipped. */
 #define AN_TEXT_LINE_MAX (64 * 1024)

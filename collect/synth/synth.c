@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * collect/synth/synth.c - `ucval synth` (synth.h): the platform, the event loop,
- * the writing of events and the synthetic schedutil.
+ * collect/synth/synth.c - `ucval synth` (synth.h): the platform, the event
+ * loop, and the synthetic schedutil at the end of each step.
  *
  * The generator is a discrete-event simulation: timers (task wake-ups, CPU
  * slices and ticks, deferred frequency changes, requests, forks ...) fire in
@@ -14,24 +14,24 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "analyze/checks/freqstate.h"
-#include "collect/synth/synth_int.h"
+#include "collect/synth/synth.h"
+#include "collect/synth/synthemit.h"
+#include "collect/synth/synthmodel.h"
+#include "collect/synth/synthout.h"
+#include "collect/synth/synthsched.h"
+#include "collect/synth/synthstate.h"
+#include "collect/synth/synthtruth.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Trace clock at the first event: like a machine up for 100 s. */
 #define BASE_TS_NS		(100ULL * 1000000000ULL)
-#define DEFAULT_EVENTS		100000
-#define DEFAULT_CPUS		4
-#define DEFAULT_POLICIES	2
-#define DEFAULT_TASKS_PER_CPU	3
 /* HZ=250, the common Android and distribution setting. */
 #define TICK_US			4000
 /* v3 clamp groups / mainline buckets: the Kconfig default (VG1, MB1). */
@@ -54,115 +54,8 @@ static const unsigned int rate_limits_us[] = { 500, 1000, 2000 };
 /* A checker may take the rate limit, two ticks (an event, then an
  * evaluation) and this slack before it must see a frequency mismatch. */
 #define GRACE_SLACK_US		1000
-#define MAX_CPUS_PER_POLICY	MODEL_SU_MAX_CPUS
 
-/* ---- writing events ---- */
-
-/**
- * sy_ctx() - fill the recording context of @ev: @cpu and its running task
- * @s: generator
- * @cpu: the CPU whose buffer records the event
- * @ev: the event
- */
-void sy_ctx(const struct synth *s, unsigned int cpu, struct col_so_ev *ev)
-{
-	const struct sy_task *t = s->cpu[cpu].curr;
-
-	ev->cpu = cpu;
-	ev->pid = t ? t->pid : 0;
-	ev->comm = t ? t->comm : "<idle>";
-}
-
-/**
- * sy_emit() - write @ev at the next microsecond
- * @s: generator
- * @ev: the event, its context filled
- *
- * Every event takes a microsecond of its own, also one the lost-events
- * fault drops, so a faulty trace keeps its twin's timing.
- *
- * Return: true when it was written (s->last_ns is its time).
- */
-bool sy_emit(struct synth *s, struct col_so_ev *ev)
-{
-	uint64_t ts;
-
-	if (s->is_done)
-		return false;
-	ts = s->now_ns;
-	s->now_ns += SY_NS_PER_US;
-	if (sy_loss_filter(s, ev, ts)) {
-		s->st.nr_dropped++;
-		return false;
-	}
-	col_synthout_event(s->out, ts, ev);
-	if (!s->st.nr_events)
-		s->st.t_start_ns = ts;
-	s->st.nr_events++;
-	s->st.t_end_ns = ts;
-	s->last_ns = ts;
-	s->cpu[ev->cpu].last_ts = ts;
-	if (s->st.nr_events >= s->o->nr_events)
-		s->is_done = true;
-	return true;
-}
-
-/**
- * sy_print() - write a trace_marker line from CPU 0 (the controlling task)
- * @s: generator
- * @fmt: printf format of the text
- *
- * Return: true when it was written (s->last_ns is its time).
- */
-bool sy_print(struct synth *s, const char *fmt, ...)
-{
-	char text[400];
-	struct col_so_ev ev = { .type = COL_SO_PRINT, .text = text };
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	sy_ctx(s, 0, &ev);
-	return sy_emit(s, &ev);
-}
-
-/**
- * sy_dirty() - @cpu's rq or running task changed: a util event at step end
- * @s: generator
- * @cpu: the CPU
- */
-void sy_dirty(struct synth *s, unsigned int cpu)
-{
-	s->cpu[cpu].is_dirty = true;
-}
-
-/**
- * sy_dirty_all() - every CPU's clamps may have changed (group, sysctl)
- * @s: generator
- */
-void sy_dirty_all(struct synth *s)
-{
-	for (unsigned int c = 0; c < s->o->nr_cpus; c++)
-		s->cpu[c].is_dirty = true;
-}
-
-/**
- * sy_rq_max_seen() - the rq UCLAMP_MAX the kernel shows for @cpu (faults
- * rq-max-stale and no-idle-retention change it)
- * @s: generator
- * @cpu: the CPU
- *
- * Return: the value.
- */
-unsigned int sy_rq_max_seen(const struct synth *s, unsigned int cpu)
-{
-	if (s->o->fault == COL_SYNTH_FAULT_RQ_MAX_STALE && s->cpu[cpu].has_stale)
-		return (unsigned int)s->cpu[cpu].stale_max;
-	if (s->o->fault == COL_SYNTH_FAULT_NO_IDLE_RETENTION && model_rq_is_idle(&s->sys, (int)cpu))
-		return MODEL_SCALE;
-	return (unsigned int)model_rq_value(&s->sys, (int)cpu, MODEL_UCLAMP_MAX);
-}
+/* ---- util events ---- */
 
 /* The PELT-like signal: half way to the queued tasks' sum at each update. */
 static unsigned int next_util(const struct sy_cpu *c)
@@ -180,7 +73,7 @@ static void util_event(struct synth *s, unsigned int cpu)
 	struct sy_cpu *c = &s->cpu[cpu];
 	int rq_min = model_rq_value(&s->sys, (int)cpu, MODEL_UCLAMP_MIN);
 	int rq_max = model_rq_value(&s->sys, (int)cpu, MODEL_UCLAMP_MAX);
-	unsigned int seen_max = sy_rq_max_seen(s, cpu);
+	unsigned int seen_max = sy_model_rq_max_seen(s, cpu);
 	struct col_so_ev ev = { .type = COL_SO_UTIL_CFS };
 
 	c->util = next_util(c);
@@ -195,64 +88,6 @@ static void util_event(struct synth *s, unsigned int cpu)
 }
 
 /* ---- the synthetic schedutil ---- */
-
-/* What schedutil sees of @cpu, as analyze/checks/freqstate.c an_fq_cpu_in() reads it. */
-static void cpu_in(const struct synth *s, unsigned int cpu, struct model_su_cpu_in *in)
-{
-	const struct sy_cpu *c = &s->cpu[cpu];
-
-	memset(in, 0, sizeof(*in));
-	in->rq_min = (unsigned int)model_rq_value(&s->sys, (int)cpu, MODEL_UCLAMP_MIN);
-	in->rq_max = (unsigned int)model_rq_value(&s->sys, (int)cpu, MODEL_UCLAMP_MAX);
-	in->is_rq_idle = model_rq_is_idle(&s->sys, (int)cpu);
-	in->is_uclamp_used = s->sys.is_uclamp_used;
-	in->is_rt_runnable = s->mcpu[cpu].nr_rt > 0;
-	in->util_cfs = c->util < c->capacity ? c->util : c->capacity;
-}
-
-/* The OPP of policy @p: the model's (@is_kernel false), or the kernel's with its fault. */
-static unsigned int policy_target(const struct synth *s, const struct sy_policy *p,
-				  bool is_kernel)
-{
-	struct model_su_cpu_in in[MAX_CPUS_PER_POLICY];
-	struct model_su_eval e;
-
-	for (unsigned int i = 0; i < p->nr; i++) {
-		cpu_in(s, p->first + i, &in[i]);
-		if (is_kernel && s->o->fault == COL_SYNTH_FAULT_SUGOV_IGNORES_MIN)
-			in[i].rq_min = 0;
-		if (is_kernel && s->o->fault == COL_SYNTH_FAULT_SUGOV_IGNORES_MAX)
-			in[i].rq_max = MODEL_SCALE;
-	}
-	if (model_su_expected(&p->su, in, &e, NULL))
-		return p->cur_khz;	/* checked at setup: cannot happen */
-	return e.freq_khz;
-}
-
-/* The model's floor of @cpu (0 while it runs nothing) and its policy's ceiling. */
-static unsigned int cpu_floor(const struct synth *s, unsigned int cpu)
-{
-	const struct sy_policy *p = &s->pol[s->cpu[cpu].policy];
-	struct model_su_cpu_in in;
-	struct model_su_bound b;
-
-	if (!s->cpu[cpu].curr)
-		return 0;
-	cpu_in(s, cpu, &in);
-	return model_su_floor(&p->su, &in, &b, NULL) ? 0 : b.freq_khz;
-}
-
-static unsigned int policy_ceiling(const struct synth *s, const struct sy_policy *p)
-{
-	struct model_su_cpu_in in[MAX_CPUS_PER_POLICY];
-	struct model_su_bound b;
-
-	for (unsigned int i = 0; i < p->nr; i++)
-		cpu_in(s, p->first + i, &in[i]);
-	if (model_su_ceiling(&p->su, in, &b, NULL) || !b.is_bounded)
-		return UINT_MAX;
-	return b.freq_khz;
-}
 
 /* cpu_frequency of every CPU of @p (5.3+ fast switch, S25), from a busy CPU. */
 static void set_freq(struct synth *s, struct sy_policy *p, unsigned int khz, bool is_initial)
@@ -300,7 +135,7 @@ static void set_freq(struct synth *s, struct sy_policy *p, unsigned int khz, boo
 static void governor_eval(struct synth *s, unsigned int pi)
 {
 	struct sy_policy *p = &s->pol[pi];
-	unsigned int khz = policy_target(s, p, true);
+	unsigned int khz = sy_model_target(s, p, true);
 	uint64_t allowed = p->last_change_ns + p->su.rate_limit_us * SY_NS_PER_US;
 
 	if (khz == p->cur_khz)
@@ -309,38 +144,30 @@ static void governor_eval(struct synth *s, unsigned int pi)
 	    s->o->fault == COL_SYNTH_FAULT_RATE_LIMIT)
 		set_freq(s, p, khz, false);
 	else
-		sy_timer_set(s, sy_t_policy(s, pi), allowed);
+		sy_timer_set(&s->timers, sy_t_policy(s, pi), allowed);
 }
 
-/**
- * sy_governor_fire() - a change the rate limit deferred is due (S15)
- * @s: generator
- * @p: policy index
- */
-void sy_governor_fire(struct synth *s, unsigned int p)
+/* A change the rate limit deferred is due (S15). */
+static void governor_fire(struct synth *s, unsigned int p)
 {
-	unsigned int khz = policy_target(s, &s->pol[p], true);
+	unsigned int khz = sy_model_target(s, &s->pol[p], true);
 
 	if (khz != s->pol[p].cur_khz)
 		set_freq(s, &s->pol[p], khz, false);
 }
 
-/**
- * sy_freq_initial() - the first cpu_frequency of every policy (its cur)
- * @s: generator
- */
-void sy_freq_initial(struct synth *s)
+/* The first cpu_frequency of every policy (its cur). */
+static void freq_initial(struct synth *s)
 {
 	for (unsigned int p = 0; p < s->o->nr_policies; p++)
 		set_freq(s, &s->pol[p], s->pol[p].cur_khz, true);
 }
 
-/**
- * sy_end_step() - close a step: util events of the CPUs it touched, then
- * schedutil on their policies, then the truth of the frequency faults
- * @s: generator
+/*
+ * Close a step: util events of the CPUs it touched, then schedutil on their
+ * policies, then the truth of the frequency faults.
  */
-void sy_end_step(struct synth *s)
+static void end_step(struct synth *s)
 {
 	const struct col_synth_opts *o = s->o;
 	bool is_eval[COL_SYNTH_MAX_CPUS] = { false };
@@ -356,24 +183,6 @@ void sy_end_step(struct synth *s)
 		if (is_eval[p])
 			governor_eval(s, p);
 	sy_truth_freq(s, s->last_ns);
-}
-
-/**
- * sy_truth_expected() - the model's expectations the frequency checks hold
- * the kernel to (synthtruth.c)
- * @s: generator
- * @p: policy
- * @pred: prediction (the model's OPP)
- * @ceil: ceiling (UINT_MAX: none)
- * @floor: per CPU of @p, its floor (0: none)
- */
-void sy_truth_expected(const struct synth *s, const struct sy_policy *p, unsigned int *pred,
-		       unsigned int *ceil, unsigned int *floor)
-{
-	*pred = policy_target(s, p, false);
-	*ceil = policy_ceiling(s, p);
-	for (unsigned int i = 0; i < p->nr; i++)
-		floor[i] = cpu_floor(s, p->first + i);
 }
 
 /* ---- platform ---- */
@@ -461,16 +270,8 @@ static int setup(struct synth *s, const struct col_synth_opts *o, struct an_diag
 	s->cpu = calloc(o->nr_cpus, sizeof(*s->cpu));
 	s->pol = calloc(o->nr_policies, sizeof(*s->pol));
 	s->task = calloc(o->nr_tasks, sizeof(*s->task));
-	s->timers.heap = calloc(nr_timers, sizeof(*s->timers.heap));
-	s->timers.pos = malloc(nr_timers * sizeof(*s->timers.pos));
-	s->timers.time = malloc(nr_timers * sizeof(*s->timers.time));
-	if (!s->mcpu || !s->cpu || !s->pol || !s->task || !s->timers.heap || !s->timers.pos ||
-	    !s->timers.time)
+	if (!s->mcpu || !s->cpu || !s->pol || !s->task || sy_timers_init(&s->timers, nr_timers))
 		return an_diag_fail(d, -ENOMEM, "out of memory");
-	for (unsigned int i = 0; i < nr_timers; i++) {
-		s->timers.pos[i] = UINT_MAX;
-		s->timers.time[i] = SY_NEVER;
-	}
 	model_config_default(&cfg, o->variant, o->nr_cpus);
 	cfg.groups = NR_GROUPS;
 	cfg.abi_scale = MODEL_SCALE;	/* markers in 1024 units (events.md §3 scale) */
@@ -487,9 +288,7 @@ static void teardown(struct synth *s)
 	free(s->cpu);
 	free(s->pol);
 	free(s->task);
-	free(s->timers.heap);
-	free(s->timers.pos);
-	free(s->timers.time);
+	sy_timers_free(&s->timers);
 	free(s->cmdlines);
 }
 
@@ -511,20 +310,19 @@ static int make_cmdlines(struct synth *s)
 
 static void run_loop(struct synth *s)
 {
-	while (!s->is_done && s->timers.nr) {
-		unsigned int id = s->timers.heap[0];
-		uint64_t t = s->timers.time[id];
+	unsigned int id;
+	uint64_t t;
 
-		sy_timer_clear(s, id);
+	while (!s->is_done && sy_timer_pop(&s->timers, &id, &t)) {
 		if (t > s->now_ns)
 			s->now_ns = t;
 		if (id >= sy_t_policy(s, 0) && id < sy_t_global(s, 0))
-			sy_governor_fire(s, id - sy_t_policy(s, 0));
+			governor_fire(s, id - sy_t_policy(s, 0));
 		else if (id == sy_t_global(s, SY_T_LOSS))
 			sy_loss_arm(s);
 		else
 			sy_sched_timer(s, id);
-		sy_end_step(s);
+		end_step(s);
 	}
 }
 
@@ -565,8 +363,11 @@ int col_synth_run(const struct col_synth_opts *o, struct col_synth_stats *st,
 	if (err)
 		goto out_close_truth;
 	sy_truth_freq_init(s);
-	sy_sched_begin(s);	/* the first step: markers, first switches */
-	sy_end_step(s);
+	/* the first step: markers, first frequencies, first switches */
+	sy_sched_markers(s);
+	freq_initial(s);
+	sy_sched_first(s);
+	end_step(s);
 	run_loop(s);
 	sy_truth_finish(s);
 	err = col_synthout_close(s->out, d);
@@ -589,80 +390,4 @@ out_free:
 	teardown(s);
 	free(s);
 	return err;
-}
-
-/* ---- options ---- */
-
-static const struct {
-	const char *name;
-	const char *checks;
-	const char *text;
-} faults[] = {
-#define COL_SYNTH_FAULT_ROW(id, name, checks, text) { name, checks, text },
-	COL_SYNTH_FAULTS(COL_SYNTH_FAULT_ROW)
-#undef COL_SYNTH_FAULT_ROW
-};
-
-const char *col_synth_fault_name(enum col_synth_fault f)
-{
-	return (unsigned int)f < ARRAY_SIZE(faults) ? faults[f].name : "?";
-}
-
-const char *col_synth_fault_checks(enum col_synth_fault f)
-{
-	return (unsigned int)f < ARRAY_SIZE(faults) ? faults[f].checks : "";
-}
-
-const char *col_synth_fault_text(enum col_synth_fault f)
-{
-	return (unsigned int)f < ARRAY_SIZE(faults) ? faults[f].text : "";
-}
-
-int col_synth_fault_parse(const char *name, enum col_synth_fault *f)
-{
-	for (unsigned int i = 0; i < ARRAY_SIZE(faults); i++)
-		if (!strcmp(name, faults[i].name)) {
-			*f = (enum col_synth_fault)i;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-void col_synth_defaults(struct col_synth_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->seed = 1;
-	o->nr_events = DEFAULT_EVENTS;
-	o->nr_cpus = DEFAULT_CPUS;
-	o->nr_policies = DEFAULT_POLICIES;
-	o->nr_tasks = DEFAULT_CPUS * DEFAULT_TASKS_PER_CPU;
-	o->format = COL_SYNTH_DAT;
-	o->variant = MODEL_MAINLINE;
-	o->fault = COL_SYNTH_FAULT_NONE;
-}
-
-int col_synth_check(const struct col_synth_opts *o, struct an_diag *d)
-{
-	if (!o->out_path)
-		return an_diag_fail(d, -EINVAL, "no output file");
-	if (!o->nr_events)
-		return an_diag_fail(d, -EINVAL, "no events to write");
-	if (!o->nr_cpus || o->nr_cpus > COL_SYNTH_MAX_CPUS)
-		return an_diag_fail(d, -EINVAL, "%u CPUs: expected 1 to %u", o->nr_cpus,
-				    COL_SYNTH_MAX_CPUS);
-	if (!o->nr_policies || o->nr_policies > o->nr_cpus)
-		return an_diag_fail(d, -EINVAL, "%u policies: expected 1 to the CPU count %u",
-				    o->nr_policies, o->nr_cpus);
-	if ((o->nr_cpus + o->nr_policies - 1) / o->nr_policies > MAX_CPUS_PER_POLICY)
-		return an_diag_fail(d, -EINVAL, "more than %u CPUs in a policy: use more policies",
-				    MAX_CPUS_PER_POLICY);
-	if (o->nr_tasks < COL_SYNTH_MIN_TASKS || o->nr_tasks > COL_SYNTH_MAX_TASKS)
-		return an_diag_fail(d, -EINVAL, "%u tasks: expected %u to %u", o->nr_tasks,
-				    COL_SYNTH_MIN_TASKS, COL_SYNTH_MAX_TASKS);
-	if ((unsigned int)o->fault >= COL_SYNTH_FAULT__COUNT)
-		return an_diag_fail(d, -EINVAL, "unknown fault");
-	if (o->fault == COL_SYNTH_FAULT_GROUPS_OVERFLOW && o->variant != MODEL_V3)
-		return an_diag_fail(d, -EINVAL, "fault '%s' needs the v3 model (clamp groups)",
-				    col_synth_fault_name(o->fault));
-	return 0;
 }

@@ -6,7 +6,7 @@
  * events as the out-of-tree sched_tp module does). synthout.c writes the
  * records with exactly these offsets.
  */
-#include "collect/synth/synthout.h"
+#include "collect/synth/synthfmt.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "collect/datwrite.h"
+#include "collect/synth/synthfmt.h"
 #include "collect/synth/synthout.h"
 
 #define NS_PER_SEC	1000000000ULL

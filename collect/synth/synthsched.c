@@ -9,11 +9,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/synth/synth_int.h"
+#include "collect/synth/synthemit.h"
+#include "collect/synth/synthsched.h"
+#include "collect/synth/synthtruth.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -90,6 +91,19 @@ static uint64_t burst_ns(struct synth *s, const struct sy_task *t)
 	return b;
 }
 
+/* @cpu's rq or running task changed: a util event at the step's end. */
+static void dirty(struct synth *s, unsigned int cpu)
+{
+	s->cpu[cpu].is_dirty = true;
+}
+
+/* Every CPU's clamps may have changed (group, sysctl). */
+static void dirty_all(struct synth *s)
+{
+	for (unsigned int c = 0; c < s->o->nr_cpus; c++)
+		s->cpu[c].is_dirty = true;
+}
+
 static void task_params(struct synth *s, struct sy_task *t)
 {
 	t->util = (unsigned int)sy_rng_range(&s->rng, UTIL_MIN, UTIL_MAX);
@@ -117,7 +131,7 @@ static void enqueue(struct synth *s, struct sy_task *t, unsigned int cpu)
 		c->wait_head = t;
 	c->wait_tail = t;
 	c->nr_wait++;
-	sy_dirty(s, cpu);
+	dirty(s, cpu);
 }
 
 /* Take @t off its CPU's wait list (it is queued and not running). */
@@ -155,7 +169,7 @@ static void dequeue(struct synth *s, struct sy_task *t)
 		c->has_stale = true;	/* fault rq-max-stale: the kernel keeps it */
 		c->stale_max = before;
 	}
-	sy_dirty(s, cpu);
+	dirty(s, cpu);
 }
 
 static void arm_slice(struct synth *s, unsigned int cpu)
@@ -165,8 +179,8 @@ static void arm_slice(struct synth *s, unsigned int cpu)
 	uint64_t end;
 
 	if (!t) {
-		sy_timer_clear(s, sy_t_slice(s, cpu));
-		sy_timer_clear(s, sy_t_tick(s, cpu));
+		sy_timer_clear(&s->timers, sy_t_slice(s, cpu));
+		sy_timer_clear(&s->timers, sy_t_tick(s, cpu));
 		return;
 	}
 	end = t->run_since_ns + t->burst_left_ns;
@@ -174,9 +188,9 @@ static void arm_slice(struct synth *s, unsigned int cpu)
 		end = t->run_since_ns + us(TIMESLICE_US);
 	if (end <= s->now_ns)
 		end = s->now_ns + SY_NS_PER_US;
-	sy_timer_set(s, sy_t_slice(s, cpu), end);
-	if (s->timers.pos[sy_t_tick(s, cpu)] == UINT_MAX)
-		sy_timer_set(s, sy_t_tick(s, cpu), s->now_ns + us(s->tick_us));
+	sy_timer_set(&s->timers, sy_t_slice(s, cpu), end);
+	if (!sy_timer_is_set(&s->timers, sy_t_tick(s, cpu)))
+		sy_timer_set(&s->timers, sy_t_tick(s, cpu), s->now_ns + us(s->tick_us));
 }
 
 static void fill_task(struct col_so_ev *ev, const struct sy_task *t, int arg0, int arg1)
@@ -216,7 +230,7 @@ static void switch_next(struct synth *s, unsigned int cpu, unsigned int prev_sta
 	}
 	c->curr = next;
 	c->is_known = true;
-	sy_dirty(s, cpu);
+	dirty(s, cpu);
 	arm_slice(s, cpu);
 }
 
@@ -333,7 +347,7 @@ static void exit_task(struct synth *s, unsigned int cpu, struct sy_task *t)
 	switch_next(s, cpu, COL_SO_STATE_DEAD);
 	t->state = SY_DEAD;
 	sy_truth_task_gone(s, t, s->last_ns);
-	sy_timer_set(s, sy_t_task(s, (unsigned int)(t - s->task)),
+	sy_timer_set(&s->timers, sy_t_task(s, (unsigned int)(t - s->task)),
 		     s->now_ns + us(sy_rng_range(&s->rng, 1, FREE_DELAY_MAX_US)));
 }
 
@@ -348,7 +362,7 @@ static void burst_done(struct synth *s, unsigned int cpu, struct sy_task *t)
 	switch_next(s, cpu, sy_rng_chance(&s->rng, 1, DISK_SLEEP_ONE_IN) ?
 		    COL_SO_STATE_DISK : COL_SO_STATE_SLEEP);
 	t->state = SY_SLEEP;
-	sy_timer_set(s, sy_t_task(s, (unsigned int)(t - s->task)),
+	sy_timer_set(&s->timers, sy_t_task(s, (unsigned int)(t - s->task)),
 		     s->now_ns + around_ns(s, t->sleep_mean_us));
 }
 
@@ -490,7 +504,7 @@ static void request(struct synth *s)
 	if (sy_print(s, "%s", text))
 		sy_truth_request(s, t, s->last_ns, kret, mret);
 	if (t->state == SY_WAIT || t->state == SY_RUN)
-		sy_dirty(s, (unsigned int)t->cpu);
+		dirty(s, (unsigned int)t->cpu);
 	task_eff(s, t);
 }
 
@@ -502,7 +516,7 @@ static void group_write(struct synth *s, int g, int id, unsigned int v)
 	model_tg_write(&s->sys, &s->group[g].tg, (enum model_clamp_id)id, buf);
 	sy_print(s, "ucval: cgroup path=%s %s=%u", s->group[g].path,
 		 id == MODEL_UCLAMP_MIN ? "util_min" : "util_max", v);
-	sy_dirty_all(s);
+	dirty_all(s);
 }
 
 static void group_change(struct synth *s)
@@ -524,7 +538,7 @@ static void sysctl_change(struct synth *s)
 
 	model_sysctl_write(&s->sys, is_max ? MODEL_SYSCTL_UTIL_MAX : MODEL_SYSCTL_UTIL_MIN, v);
 	sy_print(s, "ucval: sysctl %s=%u", is_max ? "util_max" : "util_min", v);
-	sy_dirty_all(s);
+	dirty_all(s);
 	eff_of_group(s, -1);
 }
 
@@ -616,14 +630,12 @@ static void task_marker(struct synth *s, struct sy_task *t)
 }
 
 /**
- * sy_sched_begin() - the first step: platform, group and task markers, the
- * first frequencies, one task switched in on each CPU, the timers
+ * sy_sched_markers() - the first step's markers: platform, task groups and
+ * the long-lived tasks with their first requests
  * @s: generator
  */
-void sy_sched_begin(struct synth *s)
+void sy_sched_markers(struct synth *s)
 {
-	unsigned int running = 0;
-
 	platform_markers(s);
 	for (int g = 1; g < SY_NR_GROUPS; g++) {
 		model_tg_init(&s->sys, &s->group[g].tg, NULL);
@@ -634,7 +646,18 @@ void sy_sched_begin(struct synth *s)
 	}
 	for (unsigned int i = 0; i < s->nr_immortal; i++)
 		task_marker(s, &s->task[i]);
-	sy_freq_initial(s);
+}
+
+/**
+ * sy_sched_first() - the rest of the first step, after the first
+ * frequencies: one task switched in on each CPU, the timers
+ * @s: generator
+ */
+void sy_sched_first(struct synth *s)
+{
+	struct sy_heap *h = &s->timers;
+	unsigned int running = 0;
+
 	for (unsigned int i = 0; i < s->nr_immortal; i++) {
 		struct sy_task *t = &s->task[i];
 		unsigned int id = sy_t_task(s, i);
@@ -645,19 +668,19 @@ void sy_sched_begin(struct synth *s)
 			switch_next(s, running, COL_SO_STATE_RUNNING);
 			running++;
 		} else {
-			sy_timer_set(s, id, s->now_ns + us(sy_rng_range(&s->rng, 1,
+			sy_timer_set(h, id, s->now_ns + us(sy_rng_range(&s->rng, 1,
 								       t->sleep_mean_us)));
 		}
 	}
 	for (unsigned int c = running; c < s->o->nr_cpus; c++) {
 		s->cpu[c].is_known = false;	/* idle until a task comes */
-		sy_dirty(s, c);
+		dirty(s, c);
 	}
-	sy_timer_set(s, sy_t_global(s, SY_T_REQUEST), s->now_ns + around_ns(s, REQUEST_MEAN_US));
-	sy_timer_set(s, sy_t_global(s, SY_T_FORK), s->now_ns + around_ns(s, FORK_MEAN_US));
-	sy_timer_set(s, sy_t_global(s, SY_T_BALANCE), s->now_ns + us(BALANCE_US));
-	sy_timer_set(s, sy_t_global(s, SY_T_CGROUP), s->now_ns + around_ns(s, CGROUP_MEAN_US));
-	sy_timer_set(s, sy_t_global(s, SY_T_SYSCTL), s->now_ns + around_ns(s, SYSCTL_MEAN_US));
+	sy_timer_set(h, sy_t_global(s, SY_T_REQUEST), s->now_ns + around_ns(s, REQUEST_MEAN_US));
+	sy_timer_set(h, sy_t_global(s, SY_T_FORK), s->now_ns + around_ns(s, FORK_MEAN_US));
+	sy_timer_set(h, sy_t_global(s, SY_T_BALANCE), s->now_ns + us(BALANCE_US));
+	sy_timer_set(h, sy_t_global(s, SY_T_CGROUP), s->now_ns + around_ns(s, CGROUP_MEAN_US));
+	sy_timer_set(h, sy_t_global(s, SY_T_SYSCTL), s->now_ns + around_ns(s, SYSCTL_MEAN_US));
 	if (s->o->fault == COL_SYNTH_FAULT_LOST_EVENTS)
 		sy_loss_arm(s);
 }
@@ -682,23 +705,23 @@ void sy_sched_timer(struct synth *s, unsigned int id)
 		unsigned int cpu = id - sy_t_tick(s, 0);
 
 		if (s->cpu[cpu].curr) {
-			sy_dirty(s, cpu);	/* PELT update at the tick */
-			sy_timer_set(s, id, s->now_ns + us(s->tick_us));
+			dirty(s, cpu);	/* PELT update at the tick */
+			sy_timer_set(&s->timers, id, s->now_ns + us(s->tick_us));
 		}
 	} else if (id == sy_t_global(s, SY_T_REQUEST)) {
 		request(s);
-		sy_timer_set(s, id, s->now_ns + around_ns(s, REQUEST_MEAN_US));
+		sy_timer_set(&s->timers, id, s->now_ns + around_ns(s, REQUEST_MEAN_US));
 	} else if (id == sy_t_global(s, SY_T_FORK)) {
 		fork_task(s);
-		sy_timer_set(s, id, s->now_ns + around_ns(s, FORK_MEAN_US));
+		sy_timer_set(&s->timers, id, s->now_ns + around_ns(s, FORK_MEAN_US));
 	} else if (id == sy_t_global(s, SY_T_BALANCE)) {
 		balance(s);
-		sy_timer_set(s, id, s->now_ns + us(BALANCE_US));
+		sy_timer_set(&s->timers, id, s->now_ns + us(BALANCE_US));
 	} else if (id == sy_t_global(s, SY_T_CGROUP)) {
 		group_change(s);
-		sy_timer_set(s, id, s->now_ns + around_ns(s, CGROUP_MEAN_US));
+		sy_timer_set(&s->timers, id, s->now_ns + around_ns(s, CGROUP_MEAN_US));
 	} else if (id == sy_t_global(s, SY_T_SYSCTL)) {
 		sysctl_change(s);
-		sy_timer_set(s, id, s->now_ns + around_ns(s, SYSCTL_MEAN_US));
+		sy_timer_set(&s->timers, id, s->now_ns + around_ns(s, SYSCTL_MEAN_US));
 	}
 }

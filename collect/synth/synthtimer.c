@@ -6,9 +6,11 @@
  * one slot per task, CPU, policy and periodic action, so the next step is
  * found in O(log timers) whatever the trace length.
  */
+#include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 
-#include "collect/synth/synth_int.h"
+#include "collect/synth/synthtimer.h"
 
 /* ---- random numbers ---- */
 
@@ -81,9 +83,9 @@ bool sy_rng_chance(struct sy_rng *r, unsigned int num, unsigned int den)
 
 /* ---- timers ---- */
 
-static bool before(const struct synth *s, unsigned int a, unsigned int b)
+static bool before(const struct sy_heap *h, unsigned int a, unsigned int b)
 {
-	const uint64_t *t = s->timers.time;
+	const uint64_t *t = h->time;
 
 	return t[a] < t[b] || (t[a] == t[b] && a < b);
 }
@@ -98,26 +100,22 @@ static void heap_swap(struct sy_heap *h, unsigned int i, unsigned int j)
 	h->pos[a] = j;
 }
 
-static void heap_up(struct synth *s, unsigned int i)
+static void heap_up(struct sy_heap *h, unsigned int i)
 {
-	struct sy_heap *h = &s->timers;
-
-	while (i && before(s, h->heap[i], h->heap[(i - 1) / 2])) {
+	while (i && before(h, h->heap[i], h->heap[(i - 1) / 2])) {
 		heap_swap(h, i, (i - 1) / 2);
 		i = (i - 1) / 2;
 	}
 }
 
-static void heap_down(struct synth *s, unsigned int i)
+static void heap_down(struct sy_heap *h, unsigned int i)
 {
-	struct sy_heap *h = &s->timers;
-
 	for (;;) {
 		unsigned int l = 2 * i + 1, r = l + 1, m = i;
 
-		if (l < h->nr && before(s, h->heap[l], h->heap[m]))
+		if (l < h->nr && before(h, h->heap[l], h->heap[m]))
 			m = l;
-		if (r < h->nr && before(s, h->heap[r], h->heap[m]))
+		if (r < h->nr && before(h, h->heap[r], h->heap[m]))
 			m = r;
 		if (m == i)
 			return;
@@ -127,13 +125,48 @@ static void heap_down(struct synth *s, unsigned int i)
 }
 
 /**
- * sy_timer_clear() - disarm timer @id
- * @s: generator
- * @id: timer id (sy_t_*())
+ * sy_timers_init() - @nr timers, none set
+ * @h: the heap, zeroed
+ * @nr: timer ids 0..@nr - 1
+ *
+ * Return: 0 or -ENOMEM (then sy_timers_free() frees what was allocated).
  */
-void sy_timer_clear(struct synth *s, unsigned int id)
+int sy_timers_init(struct sy_heap *h, unsigned int nr)
 {
-	struct sy_heap *h = &s->timers;
+	h->heap = calloc(nr, sizeof(*h->heap));
+	h->pos = malloc(nr * sizeof(*h->pos));
+	h->time = malloc(nr * sizeof(*h->time));
+	h->nr = 0;
+	if (!h->heap || !h->pos || !h->time)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < nr; i++) {
+		h->pos[i] = UINT_MAX;
+		h->time[i] = SY_NEVER;
+	}
+	return 0;
+}
+
+/**
+ * sy_timers_free() - free the arrays of @h
+ * @h: the heap
+ */
+void sy_timers_free(struct sy_heap *h)
+{
+	free(h->heap);
+	free(h->pos);
+	free(h->time);
+	h->heap = h->pos = NULL;
+	h->time = NULL;
+	h->nr = 0;
+}
+
+/**
+ * sy_timer_clear() - disarm timer @id
+ * @h: the timers
+ * @id: timer id
+ */
+void sy_timer_clear(struct sy_heap *h, unsigned int id)
+{
 	unsigned int i = h->pos[id];
 
 	if (i == UINT_MAX)
@@ -141,8 +174,8 @@ void sy_timer_clear(struct synth *s, unsigned int id)
 	h->nr--;
 	if (i != h->nr) {
 		heap_swap(h, i, h->nr);
-		heap_down(s, i);
-		heap_up(s, i);
+		heap_down(h, i);
+		heap_up(h, i);
 	}
 	h->pos[id] = UINT_MAX;
 	h->time[id] = SY_NEVER;
@@ -150,17 +183,45 @@ void sy_timer_clear(struct synth *s, unsigned int id)
 
 /**
  * sy_timer_set() - (re)arm timer @id at @t_ns
- * @s: generator
+ * @h: the timers
  * @id: timer id
  * @t_ns: when it fires
  */
-void sy_timer_set(struct synth *s, unsigned int id, uint64_t t_ns)
+void sy_timer_set(struct sy_heap *h, unsigned int id, uint64_t t_ns)
 {
-	struct sy_heap *h = &s->timers;
-
-	sy_timer_clear(s, id);
+	sy_timer_clear(h, id);
 	h->time[id] = t_ns;
 	h->heap[h->nr] = id;
 	h->pos[id] = h->nr++;
-	heap_up(s, h->nr - 1);
+	heap_up(h, h->nr - 1);
+}
+
+/**
+ * sy_timer_is_set() - whether timer @id is armed
+ * @h: the timers
+ * @id: timer id
+ *
+ * Return: true when it is.
+ */
+bool sy_timer_is_set(const struct sy_heap *h, unsigned int id)
+{
+	return h->pos[id] != UINT_MAX;
+}
+
+/**
+ * sy_timer_pop() - disarm the next timer to fire
+ * @h: the timers
+ * @id: its id
+ * @t_ns: its time
+ *
+ * Return: false when no timer is set.
+ */
+bool sy_timer_pop(struct sy_heap *h, unsigned int *id, uint64_t *t_ns)
+{
+	if (!h->nr)
+		return false;
+	*id = h->heap[0];
+	*t_ns = h->time[*id];
+	sy_timer_clear(h, *id);
+	return true;
 }

@@ -20,7 +20,9 @@
 #include <string.h>
 
 #include "analyze/checks/freqstate.h"
-#include "collect/synth/synth_int.h"
+#include "collect/synth/synthmodel.h"
+#include "collect/synth/synthout.h"
+#include "collect/synth/synthtruth.h"
 
 /* Longest run of events the lost-events fault drops, and the gap between two
  * losses (each the events of one CPU, reported by its next page). */
@@ -310,7 +312,7 @@ void sy_truth_freq(struct synth *s, uint64_t ts)
 		p->is_busy = is_busy;
 		if (is_busy && is_known)
 			sure = p->busy_since_ns + p->grace_ns;
-		sy_truth_expected(s, p, &pred, &ceil, floor);
+		sy_model_expected(s, p, &pred, &ceil, floor);
 		if (s->o->fault == COL_SYNTH_FAULT_SUGOV_IGNORES_MAX && p->nr == 1)
 			old_sure = sure = SY_NEVER;
 		fkey_update(s, &p->pred, ts, pred, p->cur_khz, old_sure, sure, p->grace_ns);
@@ -380,7 +382,7 @@ void sy_loss_arm(struct synth *s)
 		s->loss_min = (unsigned int)sy_rng_range(&s->frng, LOSS_MIN_DROP, LOSS_MAX_DROP);
 		s->loss_dropped = 0;
 	}
-	sy_timer_set(s, sy_t_global(s, SY_T_LOSS),
+	sy_timer_set(&s->timers, sy_t_global(s, SY_T_LOSS),
 		     s->now_ns + sy_rng_range(&s->frng, LOSS_GAP_MIN_US, LOSS_GAP_MAX_US) *
 				 SY_NS_PER_US);
 }

@@ -13,8 +13,8 @@
 #include <trace-cmd.h>
 #include <event-parse.h>
 
-/* Not in libtracecmd 3.1.6's public header, exported by the library. */
-struct tep_record *tracecmd_read_next_data(struct tracecmd_input *handle, int *rec_cpu);
+/* tracecmd_read_next_data(), private; the path is relative (no -I. here) */
+#include "../../analyze/read/dat/tcmd_private.h"
 
 int main(int argc, char **argv)
 {

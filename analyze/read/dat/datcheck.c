@@ -22,6 +22,7 @@
 #include "analyze/read/dat/datcheck.h"
 #include "analyze/read/dat/datfile.h"
 #include "analyze/read/dat/datformat.h"
+#include "analyze/read/dat/tcmd_private.h"
 #include "lib/malloc.h"
 #include "lib/vec.h"
 

@@ -9,6 +9,7 @@
 #include <event-parse.h>
 
 #include "analyze/read/dat/datfile.h"
+#include "analyze/read/dat/tcmd_private.h"
 #include "lib/malloc.h"
 
 #define DATFILE_COMPRESS_HDR 8		/* compressed size u32, raw size u32 */

@@ -1,7 +1,7 @@
 /*
  * analyze/read/dat/datfile.h - bounded reads of a trace.dat for datcheck.c (internal;
  * datpages.c reads its page headers with an_datfile_num_order() and inflates
- * chunks with libtracecmd's decompressor, declared here).
+ * chunks with libtracecmd's decompressor, declared in tcmd_private.h).
  *
  * Every read is checked against the end of what it may touch: the file, or
  * one section of it, loaded (and uncompressed) in memory. A read past it is
@@ -15,20 +15,9 @@
 
 #include "lib/diag.h"
 
-/*
- * Private but exported by libtracecmd 1.3 (trace-cmd-private.h): its
- * decompressors, for v7 sections and CPU data chunks.
- */
+/* libtracecmd's decompressor (tcmd_private.h) and libtraceevent's handle */
 struct tep_handle;
 struct tracecmd_compression;
-struct tracecmd_msg_handle;
-struct tracecmd_compression *tracecmd_compress_alloc(const char *name, const char *version,
-						     int fd, struct tep_handle *tep,
-						     struct tracecmd_msg_handle *msg_handle);
-void tracecmd_compress_destroy(struct tracecmd_compression *handle);
-int tracecmd_uncompress_block(struct tracecmd_compression *handle);
-int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst, int len);
-bool tracecmd_compress_is_supported(const char *name, const char *version);
 
 #define AN_DATFILE_STR_MAX	256		/* version, compression, system names */
 #define AN_DATFILE_SECTION_MAX	(64u << 20)	/* section uncompressed in memory */

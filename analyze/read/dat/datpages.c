@@ -35,6 +35,7 @@
 
 #include "analyze/read/dat/datfile.h"
 #include "analyze/read/dat/datpages.h"
+#include "analyze/read/dat/tcmd_private.h"
 #include "lib/malloc.h"
 
 #define CHUNK_MAX	(1u << 20)	/* bytes one CPU reads at once, at most */

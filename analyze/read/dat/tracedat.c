@@ -5,7 +5,7 @@
  * The records come from datpages.c (each CPU's pages read in chunks and
  * merged by timestamp, the default) or from libtracecmd, which does the same
  * with a heap record per event: the reference, and the path for compressed
- * files (an_reader_set_dat_reader()). libtracecmd parses the headers and the
+ * files (an_tracedat_set_reader()). libtracecmd parses the headers and the
  * event formats either way. Either way the reader streams. Each event format
  * is resolved once (its fields looked up by name through the alias table,
  * its prev_state letters read from its print format) and cached by event id;
@@ -27,8 +27,8 @@
 #include "analyze/read/alias.h"
 #include "analyze/read/dat/datcheck.h"
 #include "analyze/read/dat/datpages.h"
+#include "analyze/read/dat/tcmd_private.h"
 #include "lib/malloc.h"
-#include "analyze/read/reader.h"
 #include "analyze/read/dat/tracedat.h"
 #include "lib/vec.h"
 
@@ -36,9 +36,6 @@
 #define PRINT_ARG_DEPTH	32	/* nesting of a print format walked */
 #define RECORD_HEADER_LEN 4	/* ring-buffer event header: type_len and delta */
 #define FMT_IDS		65536	/* event ids: the kernel's common_type is 16 bits */
-
-/* Private but exported by libtracecmd 1.3 (trace-cmd-private.h). */
-struct tep_record *tracecmd_read_next_data(struct tracecmd_input *handle, int *rec_cpu);
 
 /*
  * A numeric field of a format, resolved once: where it is in the record and
@@ -128,10 +125,13 @@ struct an_tracedat {
 	unsigned int type_off, type_size, pid_off, pid_size;
 };
 
-static enum an_dat_reader dat_reader;	/* an_reader_set_dat_reader() */
+static enum an_dat_reader dat_reader;	/* an_tracedat_set_reader() */
 
-/* declared in reader.h: the choice is made where readers are opened */
-void an_reader_set_dat_reader(enum an_dat_reader how)
+/**
+ * an_tracedat_set_reader() - how every trace.dat is read from now on
+ * @how: AN_DAT_PAGES, AN_DAT_KBUFFER or AN_DAT_LIBTRACECMD
+ */
+void an_tracedat_set_reader(enum an_dat_reader how)
 {
 	dat_reader = how;
 }

@@ -7,7 +7,7 @@
 
 #include "lib/diag.h"
 #include "analyze/read/event.h"
-#include "analyze/read/reader.h"
+#include "analyze/read/readinfo.h"
 
 struct an_tracedat;
 
@@ -40,6 +40,15 @@ int an_tracedat_open(const char *path, struct an_reader_info *info,
  * record).
  */
 int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag *d);
+
+/**
+ * an_tracedat_set_reader() - how every trace.dat is read from now on
+ * @how: AN_DAT_PAGES (the default), AN_DAT_KBUFFER or AN_DAT_LIBTRACECMD
+ *
+ * A process-wide choice, made through an_reader_set_dat_reader() (reader.h)
+ * before readers open.
+ */
+void an_tracedat_set_reader(enum an_dat_reader how);
 
 /**
  * an_tracedat_close() - free @t and its libtracecmd handle

@@ -1,42 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * collect/synth/synth_int.h - what synth.c (setup, loop, output, governor),
- * synthsched.c (the scheduler's actions) and synthtruth.c (faults and the
- * truth file) share. Not for use outside collect/synth*.c.
+ * collect/synth/synthstate.h - the state of the `ucval synth` generator: its
+ * CPUs, policies, tasks, task groups and timers, and the truth windows they
+ * keep open. Every layer above shares it: the model's answers
+ * (synthmodel.c), the truth file and the lost-events fault (synthtruth.c),
+ * the writing of events (synthemit.c), the scheduler (synthsched.c) and the
+ * driver (synth.c). Types and timer ids only. Not for use outside
+ * collect/synth/.
  */
-#ifndef UCVAL_COLLECT_SYNTH_SYNTH_INT_H
-#define UCVAL_COLLECT_SYNTH_SYNTH_INT_H
+#ifndef UCVAL_COLLECT_SYNTH_SYNTHSTATE_H
+#define UCVAL_COLLECT_SYNTH_SYNTHSTATE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "collect/synth/synth.h"
+#include "collect/synth/synthopts.h"
 #include "collect/synth/synthout.h"
+#include "collect/synth/synthtimer.h"
 #include "model/model.h"
 #include "model/schedutil.h"
 
 #define SY_NS_PER_US		1000ULL
 #define SY_NS_PER_MS		1000000ULL
-#define SY_NEVER		UINT64_MAX
 /* Task groups besides the root: Android's two main cpuset/cpu cgroups. */
 #define SY_NR_GROUPS		3
 /* TASK_COMM_LEN */
 #define SY_COMM_LEN		16
 /* Sliding-window entries of a truth key: its values are OPPs, bound or none. */
 #define SY_FKEY_MAX_PEND	(MODEL_SU_MAX_OPPS + 2)
-
-/* Deterministic random numbers (splitmix64 seeding, xorshift64* draws). */
-struct sy_rng {
-	uint64_t s;
-};
-
-void sy_rng_seed(struct sy_rng *r, uint64_t seed, uint64_t stream);
-uint64_t sy_rng_next(struct sy_rng *r);
-/* Uniform in [lo, hi]. */
-uint64_t sy_rng_range(struct sy_rng *r, uint64_t lo, uint64_t hi);
-/* True with probability @num / @den. */
-bool sy_rng_chance(struct sy_rng *r, unsigned int num, unsigned int den);
 
 enum sy_task_state {
 	SY_FREE,	/* slot without a task */
@@ -155,13 +147,6 @@ enum sy_global {
 	SY_T__COUNT
 };
 
-struct sy_heap {
-	unsigned int *heap;		/* timer ids, min-heap on (time, id) */
-	unsigned int *pos;		/* id -> heap index, UINT_MAX when idle */
-	uint64_t *time;
-	unsigned int nr;
-};
-
 struct synth {
 	const struct col_synth_opts *o;
 	struct sy_rng rng;		/* the workload */
@@ -176,7 +161,7 @@ struct synth {
 	struct sy_group group[SY_NR_GROUPS];
 	unsigned int kver;
 	unsigned int tick_us;
-	struct col_synthout *out;
+	struct col_synthout *out;	/* synthout.h */
 	FILE *truth;
 	char *cmdlines;
 	struct sy_heap timers;
@@ -219,43 +204,4 @@ static inline unsigned int sy_t_global(const struct synth *s, enum sy_global g)
 	return s->nr_tasks + 2 * s->o->nr_cpus + s->o->nr_policies + g;
 }
 
-void sy_timer_set(struct synth *s, unsigned int id, uint64_t t_ns);
-void sy_timer_clear(struct synth *s, unsigned int id);
-
-/* ---- synthtimer.c: sy_rng_*() above, and sy_timer_*() ---- */
-
-/* ---- synth.c ---- */
-bool sy_emit(struct synth *s, struct col_so_ev *ev);
-bool sy_print(struct synth *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sy_ctx(const struct synth *s, unsigned int cpu, struct col_so_ev *ev);
-void sy_dirty(struct synth *s, unsigned int cpu);
-void sy_dirty_all(struct synth *s);
-void sy_end_step(struct synth *s);
-void sy_governor_fire(struct synth *s, unsigned int p);
-void sy_freq_initial(struct synth *s);
-unsigned int sy_rq_max_seen(const struct synth *s, unsigned int cpu);
-void sy_truth_expected(const struct synth *s, const struct sy_policy *p, unsigned int *pred,
-		       unsigned int *ceil, unsigned int *floor);
-
-/* ---- synthsched.c ---- */
-void sy_sched_start(struct synth *s);
-void sy_sched_begin(struct synth *s);
-void sy_sched_timer(struct synth *s, unsigned int id);
-
-/* ---- synthtruth.c ---- */
-void sy_truth_window(struct synth *s, const char *check, int cpu, uint64_t start_ns,
-		     uint64_t end_ns, const char *rule, bool is_may);
-void sy_truth_rq(struct synth *s, unsigned int cpu, uint64_t ts, bool is_differ);
-void sy_truth_request(struct synth *s, struct sy_task *t, uint64_t ts, int kernel_ret,
-		      int model_ret);
-void sy_truth_eff(struct synth *s, struct sy_task *t, int id, uint64_t ts, bool is_differ);
-void sy_truth_task_gone(struct synth *s, struct sy_task *t, uint64_t ts);
-void sy_truth_freq_init(struct synth *s);
-void sy_truth_freq(struct synth *s, uint64_t ts);
-void sy_truth_finish(struct synth *s);
-bool sy_loss_filter(struct synth *s, const struct col_so_ev *ev, uint64_t ts);
-void sy_loss_freq_written(struct synth *s, struct sy_policy *p, uint64_t ts);
-void sy_loss_enqueue(struct synth *s, unsigned int cpu);
-void sy_loss_arm(struct synth *s);
-
-#endif /* UCVAL_COLLECT_SYNTH_SYNTH_INT_H */
+#endif /* UCVAL_COLLECT_SYNTH_SYNTHSTATE_H */
