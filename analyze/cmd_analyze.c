@@ -26,6 +26,7 @@
 #include "lib/sha256.h"
 #include "analyze/store/winbuf.h"
 #include "lib/json.h"
+#include "lib/optnum.h"
 #include "ucval.h"
 
 static const char analyze_usage[] =
@@ -196,7 +197,7 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 			}
 			break;
 		case OPT_GROUPS:
-			if (ucval_parse_num("analyze", "--groups", optarg, 0, MODEL_V3_MAX_GROUPS, &v))
+			if (an_optnum_parse("analyze", "--groups", optarg, 0, MODEL_V3_MAX_GROUPS, &v))
 				return -1;
 			r->groups = (unsigned int)v;
 			break;
@@ -213,13 +214,13 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 		}
 		case OPT_GRACE:
 			/* an hour is far beyond any rate limit */
-			if (ucval_parse_num("analyze", "--grace-us", optarg, 1, 3600ULL * 1000000ULL, &v))
+			if (an_optnum_parse("analyze", "--grace-us", optarg, 1, 3600ULL * 1000000ULL, &v))
 				return -1;
 			r->grace_us = (unsigned int)v;
 			break;
 		case OPT_EARLY:
 			/* beyond a second it is no longer "before the event" */
-			if (ucval_parse_num("analyze", "--early-us", optarg, 1, 1000000ULL, &v))
+			if (an_optnum_parse("analyze", "--early-us", optarg, 1, 1000000ULL, &v))
 				return -1;
 			r->early_us = (unsigned int)v;
 			break;
@@ -235,7 +236,7 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 			o->is_strict = true;
 			break;
 		case 'j':
-			if (ucval_parse_num("analyze", "-j", optarg, 1, MAX_JOBS, &v))
+			if (an_optnum_parse("analyze", "-j", optarg, 1, MAX_JOBS, &v))
 				return -1;
 			o->jobs = (unsigned long)v;
 			break;

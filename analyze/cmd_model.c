@@ -16,6 +16,7 @@
 #include "model/model.h"
 #include "model/schedutil.h"
 #include "analyze/checks/explain.h"
+#include "lib/optnum.h"
 #include "ucval.h"
 
 static const char model_usage[] =
@@ -64,13 +65,13 @@ static const struct option rq_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* ucval_parse_num() into an unsigned long (every bound here fits). */
+/* an_optnum_parse() into an unsigned long (every bound here fits). */
 static int parse_uint(const char *cmd, const char *what, const char *s,
 		      unsigned long min, unsigned long max, unsigned long *out)
 {
 	unsigned long long v;
 
-	if (ucval_parse_num(cmd, what, s, min, max, &v))
+	if (an_optnum_parse(cmd, what, s, min, max, &v))
 		return -1;
 	*out = (unsigned long)v;
 	return 0;

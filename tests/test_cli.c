@@ -124,7 +124,7 @@ static const struct cli_case cases[] = {
 	  { "--model expects v3 or mainline" } },
 	{ "analyze bad jobs", { "analyze", "-j", "0", "x" }, 2, { NULL },
 	  { "-j expects a whole number from 1 to 64, got '0'" } },
-	/* one number parser for every command (ucval_parse_num()) */
+	/* one number parser for every command (an_optnum_parse(), lib/optnum.c) */
 	{ "analyze grace with a suffix", { "analyze", "--grace-us", "5ms", "x" }, 2, { NULL },
 	  { "ucval analyze: --grace-us expects a whole number from 1 to 3600000000, got '5ms'" } },
 	{ "analyze early allowance of 0", { "analyze", "--early-us", "0", "x" }, 2, { NULL },

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "collect/synth/synth.h"
+#include "lib/optnum.h"
 #include "ucval.h"
 
 static const char synth_usage[] =
@@ -102,27 +103,27 @@ static int parse_opts(int argc, char **argv, struct col_synth_opts *o, bool *is_
 			has_format = true;
 			break;
 		case OPT_SEED:
-			if (ucval_parse_num("synth", "--seed", optarg, 0, UINT64_MAX, &v))
+			if (an_optnum_parse("synth", "--seed", optarg, 0, UINT64_MAX, &v))
 				return -1;
 			o->seed = v;
 			break;
 		case OPT_EVENTS:
-			if (ucval_parse_num("synth", "--events", optarg, 0, UINT64_MAX, &v))
+			if (an_optnum_parse("synth", "--events", optarg, 0, UINT64_MAX, &v))
 				return -1;
 			o->nr_events = v;
 			break;
 		case OPT_CPUS:
-			if (ucval_parse_num("synth", "--cpus", optarg, 0, COL_SYNTH_MAX_CPUS, &v))
+			if (an_optnum_parse("synth", "--cpus", optarg, 0, COL_SYNTH_MAX_CPUS, &v))
 				return -1;
 			o->nr_cpus = (unsigned int)v;
 			break;
 		case OPT_POLICIES:
-			if (ucval_parse_num("synth", "--policies", optarg, 0, COL_SYNTH_MAX_CPUS, &v))
+			if (an_optnum_parse("synth", "--policies", optarg, 0, COL_SYNTH_MAX_CPUS, &v))
 				return -1;
 			o->nr_policies = (unsigned int)v;
 			break;
 		case OPT_TASKS:
-			if (ucval_parse_num("synth", "--tasks", optarg, 0, COL_SYNTH_MAX_TASKS, &v))
+			if (an_optnum_parse("synth", "--tasks", optarg, 0, COL_SYNTH_MAX_TASKS, &v))
 				return -1;
 			o->nr_tasks = (unsigned int)v;
 			break;
