@@ -26,6 +26,7 @@
 #include "lib/sha256.h"
 #include "analyze/store/winbuf.h"
 #include "lib/json.h"
+#include "lib/modelopt.h"
 #include "lib/optnum.h"
 #include "ucval.h"
 
@@ -94,17 +95,16 @@ static const char analyze_usage[] =
 #define OPTIONS_LEN	512
 
 enum {
-	OPT_DB = 256, OPT_JSON, OPT_MODEL, OPT_FIDELITY, OPT_GROUPS, OPT_KERNEL,
-	OPT_GRACE, OPT_EARLY, OPT_CHECKS, OPT_PLATFORM, OPT_STRICT,
+	OPT_DB = 256, OPT_JSON, OPT_GRACE, OPT_EARLY, OPT_CHECKS, OPT_PLATFORM, OPT_STRICT,
 };
 
 static const struct option analyze_options[] = {
 	{ "db", required_argument, NULL, OPT_DB },
 	{ "json", required_argument, NULL, OPT_JSON },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "fidelity", required_argument, NULL, OPT_FIDELITY },
-	{ "groups", required_argument, NULL, OPT_GROUPS },
-	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	AN_MODELOPT_OPTION_MODEL,
+	AN_MODELOPT_OPTION_FIDELITY,
+	AN_MODELOPT_OPTION_GROUPS,
+	AN_MODELOPT_OPTION_KERNEL,
 	{ "grace-us", required_argument, NULL, OPT_GRACE },
 	{ "early-us", required_argument, NULL, OPT_EARLY },
 	{ "checks", required_argument, NULL, OPT_CHECKS },
@@ -160,6 +160,7 @@ bad:
 static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 {
 	struct an_replay_opts *r = &o->an.replay;
+	struct an_modelopt mo = { 0 };
 	unsigned long long v;
 	int c;
 
@@ -167,6 +168,12 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "hqj:", analyze_options, NULL)) != -1) {
+		int shared = an_modelopt_parse(&mo, "analyze", c, optarg);
+
+		if (shared < 0)
+			return -1;
+		if (!shared)
+			continue;
 		switch (c) {
 		case OPT_DB:
 			o->db_path = optarg;
@@ -174,44 +181,6 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 		case OPT_JSON:
 			o->json_path = optarg;
 			break;
-		case OPT_MODEL:
-			if (!strcmp(optarg, "v3")) {
-				r->model = AN_MODEL_V3;
-			} else if (!strcmp(optarg, "mainline")) {
-				r->model = AN_MODEL_MAINLINE;
-			} else {
-				fprintf(stderr, "ucval analyze: --model expects v3 or mainline, "
-					"got '%s'\n", optarg);
-				return -1;
-			}
-			break;
-		case OPT_FIDELITY:
-			if (!strcmp(optarg, "intent")) {
-				r->fidelity = MODEL_INTENT;
-			} else if (!strcmp(optarg, "seed")) {
-				r->fidelity = MODEL_SEED;
-			} else {
-				fprintf(stderr, "ucval analyze: --fidelity expects intent or seed, "
-					"got '%s'\n", optarg);
-				return -1;
-			}
-			break;
-		case OPT_GROUPS:
-			if (an_optnum_parse("analyze", "--groups", optarg, 0, MODEL_V3_MAX_GROUPS, &v))
-				return -1;
-			r->groups = (unsigned int)v;
-			break;
-		case OPT_KERNEL: {
-			unsigned int kver;
-
-			if (model_kver_parse(optarg, &kver)) {
-				fprintf(stderr, "ucval analyze: --kernel expects a release such as "
-					"6.1 or 4.19.0-rc6, got '%s'\n", optarg);
-				return -1;
-			}
-			r->kernel = optarg;
-			break;
-		}
 		case OPT_GRACE:
 			/* an hour is far beyond any rate limit */
 			if (an_optnum_parse("analyze", "--grace-us", optarg, 1, 3600ULL * 1000000ULL, &v))
@@ -258,6 +227,11 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 	}
 	o->traces = argv + optind;
 	o->nr_traces = argc - optind;
+	if (mo.has_variant)
+		r->model = mo.variant == MODEL_V3 ? AN_MODEL_V3 : AN_MODEL_MAINLINE;
+	r->fidelity = mo.fidelity;
+	r->kernel = mo.kernel;
+	r->groups = mo.groups;
 	if (r->model == AN_MODEL_MAINLINE && r->groups &&
 	    (r->groups < MODEL_ML_MIN_BUCKETS || r->groups > MODEL_ML_MAX_BUCKETS)) {
 		fprintf(stderr, "ucval analyze: --groups with --model mainline expects %d to %d "
