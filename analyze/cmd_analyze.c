@@ -456,87 +456,106 @@ static void print_table(FILE *out, struct trace_run *t)
 		fprintf(out, "  note: %s\n", s->notes[i]);
 }
 
+/*
+ * A trace's object is written apart (a worker may be another process) as a
+ * part of the document write_json() writes: an element of its "traces"
+ * array. It is one line but for its arrays, each starting a line one column
+ * past the object's brace, and their elements one column further.
+ */
+#define JSON_TRACE_DEPTH	2	/* the top object, its "traces" array */
+#define JSON_ARRAY_COL		5
+#define JSON_ITEM_COL		6
+
+/* An expected or observed value: its text when it has one, else the number. */
+static void json_value(struct rep_json *j, const char *key, long long v, const char *text)
+{
+	if (text[0])
+		rep_json_str(j, key, text);
+	else
+		rep_json_int(j, key, v);
+}
+
 static int json_window(void *ctx, const struct an_window *w)
 {
-	FILE *out = ((void **)ctx)[0];
-	bool *is_first = ((void **)ctx)[1];
+	struct rep_json *j = ctx;
 
-	fprintf(out, "%s\n      {\"check_id\": \"%s\", \"verdict\": \"%s\", ", *is_first ? "" : ",",
-		an_check_name(w->check), w->is_fail ? "FAIL" : "UNDECIDED");
-	*is_first = false;
+	rep_json_break(j, JSON_ITEM_COL);
+	rep_json_obj(j, NULL, true);
+	rep_json_str(j, "check_id", an_check_name(w->check));
+	rep_json_str(j, "verdict", w->is_fail ? "FAIL" : "UNDECIDED");
 	if (w->cpu >= 0)
-		fprintf(out, "\"cpu\": %d, ", w->cpu);
+		rep_json_int(j, "cpu", w->cpu);
 	else
-		fputs("\"cpu\": null, ", out);
+		rep_json_null(j, "cpu");
 	if (w->pid >= 0)
-		fprintf(out, "\"pid\": %d, ", w->pid);
+		rep_json_int(j, "pid", w->pid);
 	else
-		fputs("\"pid\": null, ", out);
-	fprintf(out, "\"ts_start_ns\": %llu, \"ts_end_ns\": %llu, \"expected\": ",
-		(unsigned long long)w->ts_start_ns, (unsigned long long)w->ts_end_ns);
-	if (w->expected_text[0])
-		rep_json_string(out, w->expected_text);
-	else
-		fprintf(out, "%lld", w->expected);
-	fputs(", \"observed\": ", out);
-	if (w->observed_text[0])
-		rep_json_string(out, w->observed_text);
-	else
-		fprintf(out, "%lld", w->observed);
-	fputs(", \"rule\": ", out);
-	rep_json_string(out, w->rule);
-	fputs(", \"message\": ", out);
-	rep_json_string(out, w->message);
-	fputc('}', out);
+		rep_json_null(j, "pid");
+	rep_json_uint(j, "ts_start_ns", w->ts_start_ns);
+	rep_json_uint(j, "ts_end_ns", w->ts_end_ns);
+	json_value(j, "expected", w->expected, w->expected_text);
+	json_value(j, "observed", w->observed, w->observed_text);
+	rep_json_str(j, "rule", w->rule);
+	rep_json_str(j, "message", w->message);
+	rep_json_end(j);
 	return 0;
+}
+
+static void json_verdicts(struct rep_json *j, const struct trace_run *t)
+{
+	rep_json_break(j, JSON_ARRAY_COL);
+	rep_json_arr(j, "verdicts", true);
+	for (int i = 0; i < AN_CHECK__COUNT; i++) {
+		const struct an_check_stats *s = &t->res.stats[i];
+
+		rep_json_break(j, JSON_ITEM_COL);
+		rep_json_obj(j, NULL, true);
+		rep_json_str(j, "check_id", an_check_name(i));
+		rep_json_str(j, "verdict", an_verdict_name(an_check_verdict(s)));
+		rep_json_uint(j, "n_checked", s->n_checked);
+		rep_json_uint(j, "n_failed", s->n_failed);
+		rep_json_uint(j, "n_undecided", s->n_undecided);
+		rep_json_str(j, "reason", s->reason);
+		rep_json_end(j);
+	}
+	rep_json_end(j);
 }
 
 /* One trace as a JSON object (an element of the top-level "traces" array). */
 static void json_trace(FILE *out, struct trace_run *t, const struct an_diag *err_diag)
 {
-	bool is_first = true;
-	void *ctx[2] = { out, &is_first };
+	struct rep_json j;
 
-	fputs("    {\"path\": ", out);
-	rep_json_string(out, t->path);
-	fprintf(out, ", \"status\": %d", t->status);
+	rep_json_init_part(&j, out, JSON_TRACE_DEPTH);
+	rep_json_obj(&j, NULL, true);
+	rep_json_str(&j, "path", t->path);
+	rep_json_int(&j, "status", t->status);
 	if (err_diag) {
 		char line[1024];
 
 		an_diag_format(err_diag, line, sizeof(line));
-		fputs(", \"error\": ", out);
-		rep_json_string(out, line);
-		fputs("}", out);
+		rep_json_str(&j, "error", line);
+		rep_json_end(&j);
 		return;
 	}
-	fprintf(out, ", \"sha256\": \"%s\", \"format\": ", t->sha256);
-	rep_json_string(out, t->sum.format);
-	fprintf(out, ", \"n_events\": %llu, \"t_start_ns\": %llu, \"t_end_ns\": %llu, \"model\": ",
-		(unsigned long long)t->sum.n_events, (unsigned long long)t->sum.t_start_ns,
-		(unsigned long long)t->sum.t_end_ns);
-	rep_json_string(out, t->model);
-	fputs(", \"kernel\": ", out);
-	rep_json_string(out, t->sum.kernel[0] ? t->sum.kernel : NULL);
-	fputs(",\n     \"verdicts\": [", out);
-	for (int i = 0; i < AN_CHECK__COUNT; i++) {
-		const struct an_check_stats *s = &t->res.stats[i];
-
-		fprintf(out, "%s\n      {\"check_id\": \"%s\", \"verdict\": \"%s\", \"n_checked\": %llu, "
-			"\"n_failed\": %llu, \"n_undecided\": %llu, \"reason\": ", i ? "," : "",
-			an_check_name(i), an_verdict_name(an_check_verdict(s)),
-			(unsigned long long)s->n_checked, (unsigned long long)s->n_failed,
-			(unsigned long long)s->n_undecided);
-		rep_json_string(out, s->reason);
-		fputc('}', out);
-	}
-	fputs("],\n     \"windows\": [", out);
-	an_winbuf_for_each(&t->wins, json_window, ctx);
-	fputs("],\n     \"notes\": [", out);
-	for (unsigned int i = 0; i < t->sum.nr_notes; i++) {
-		fputs(i ? ", " : "", out);
-		rep_json_string(out, t->sum.notes[i]);
-	}
-	fputs("]}", out);
+	rep_json_str(&j, "sha256", t->sha256);
+	rep_json_str(&j, "format", t->sum.format);
+	rep_json_uint(&j, "n_events", t->sum.n_events);
+	rep_json_uint(&j, "t_start_ns", t->sum.t_start_ns);
+	rep_json_uint(&j, "t_end_ns", t->sum.t_end_ns);
+	rep_json_str(&j, "model", t->model);
+	rep_json_str(&j, "kernel", t->sum.kernel[0] ? t->sum.kernel : NULL);
+	json_verdicts(&j, t);
+	rep_json_break(&j, JSON_ARRAY_COL);
+	rep_json_arr(&j, "windows", true);
+	an_winbuf_for_each(&t->wins, json_window, &j);
+	rep_json_end(&j);
+	rep_json_break(&j, JSON_ARRAY_COL);
+	rep_json_arr(&j, "notes", true);
+	for (unsigned int i = 0; i < t->sum.nr_notes; i++)
+		rep_json_str(&j, NULL, t->sum.notes[i]);
+	rep_json_end(&j);
+	rep_json_end(&j);
 }
 
 static void progress(void *ctx, uint64_t n)
@@ -1024,6 +1043,7 @@ static int write_json(const struct cmd_opts *o, const char *dir)
 {
 	FILE *out = strcmp(o->json_path, "-") ? fopen(o->json_path, "w") : stdout;
 	char path[4096], buf[8192];
+	struct rep_json j;
 	size_t n;
 
 	if (!out) {
@@ -1031,16 +1051,17 @@ static int write_json(const struct cmd_opts *o, const char *dir)
 			strerror(errno));
 		return -1;
 	}
-	fprintf(out, "{\n  \"ucval_version\": \"%s\",\n  \"options\": ", UCVAL_VERSION);
-	rep_json_string(out, o->options);
-	fputs(",\n  \"traces\": [\n", out);
+	rep_json_init(&j, out);
+	rep_json_obj(&j, NULL, false);
+	rep_json_str(&j, "ucval_version", UCVAL_VERSION);
+	rep_json_str(&j, "options", o->options);
+	rep_json_arr(&j, "traces", false);
 	for (int i = 0; i < o->nr_traces; i++) {
 		FILE *part;
 
 		snprintf(path, sizeof(path), "%s/%08d", dir, i);
 		part = fopen(path, "r");
-		if (i)
-			fputs(",\n", out);
+		rep_json_raw(&j, NULL);
 		if (part) {
 			while ((n = fread(buf, 1, sizeof(buf), part)) > 0)
 				fwrite(buf, 1, n, out);
@@ -1048,7 +1069,8 @@ static int write_json(const struct cmd_opts *o, const char *dir)
 		}
 		unlink(path);
 	}
-	fputs("\n  ]\n}\n", out);
+	rep_json_end(&j);
+	rep_json_end(&j);
 	if (out != stdout && fclose(out)) {
 		fprintf(stderr, "ucval analyze: cannot write '%s'\n", o->json_path);
 		return -1;
