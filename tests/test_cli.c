@@ -352,7 +352,7 @@ static void make_bad_dir(char *dir, char db[64], char bad[64])
 
 /*
  * --db with several traces: a worker's writes run in a thread of their own
- * while it analyzes the next trace (cmd_analyze.c, struct writer). Every
+ * while it analyzes the next trace (analyze/run.c, struct writer). Every
  * table still reaches stdout whole, once and in argument order, an
  * unreadable trace in the middle is reported and skipped, and the others
  * are all stored. Regression: a job's table buffer was once a stack copy
