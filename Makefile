@@ -166,8 +166,10 @@ FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS   := -std=gnu11 -g -O1 -MMD -MP $(WARN) $(FUZZ_SAN)
 UCVAL_SHARED  ?= $(abspath ../shared)
 # The readers and parsers (traces, markers, platform files, interval chunks);
-# the replay target below adds model/ and the checks. The db is not fuzzed.
-FUZZ_LIB_SRCS := $(wildcard lib/*.c analyze/read/*.c analyze/read/dat/*.c) analyze/store/chunk.c
+# the replay target below adds the checks. The db is not fuzzed. model/ links
+# in because lib/ may call it (lib/modelopt.c: model_kver_parse()).
+FUZZ_LIB_SRCS := $(MODEL_SRCS) $(wildcard lib/*.c analyze/read/*.c analyze/read/dat/*.c) \
+		 analyze/store/chunk.c
 FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_O)/obj/%.o)
 # The replay target runs the model and every check as well: the library
 # sources of analyze/ and model/, and the explanation formatter.

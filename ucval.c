@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * ucval: main(), the command table and what every command's option parsing
- * shares (STYLE.md §1).
+ * ucval: main() and the command table (STYLE.md §1).
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ucval.h"
@@ -19,36 +16,6 @@ static const struct ucval_cmd commands[] = {
 	{ "report", cmd_report, "text, markdown, HTML, JSON or JUnit reports from an analyze database" },
 	{ "synth", cmd_synth, "write a synthetic trace decided by the model, clean or with a fault" },
 };
-
-/**
- * ucval_parse_num() - a whole decimal number option within [@min, @max]
- * @cmd: the command, for the message ("analyze", "model rq")
- * @what: the option, for the message ("--grace-us")
- * @s: its text: digits only (no sign, no space, no suffix)
- * @min: smallest accepted value
- * @max: largest accepted value
- * @out: the value
- *
- * Return: 0, or -1 after printing on stderr what was expected and what was
- * given ("ucval analyze: -j expects a whole number from 1 to 64, got '0'").
- */
-int ucval_parse_num(const char *cmd, const char *what, const char *s, unsigned long long min,
-		    unsigned long long max, unsigned long long *out)
-{
-	unsigned long long v = 0;
-	char *end = NULL;
-
-	errno = 0;
-	if (s && *s >= '0' && *s <= '9')
-		v = strtoull(s, &end, 10);
-	if (!end || errno || *end || v < min || v > max) {
-		fprintf(stderr, "ucval %s: %s expects a whole number from %llu to %llu, got '%s'\n",
-			cmd, what, min, max, s ? s : "");
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
 
 static void usage(FILE *out)
 {

@@ -2,26 +2,19 @@
 /*
  * The subcommands of the ucval binary and the exit codes they return
  * (events.md §4). Each command lives in cmd_<name>.c in the directory that
- * owns it, parses its options, calls the library and prints.
+ * owns it, parses its options, calls the library and prints. The exit codes
+ * are in lib/exit.h, for the code that decides a status on a command's behalf.
  */
 #ifndef UCVAL_H
 #define UCVAL_H
 
-enum ucval_exit {
-	UCVAL_EXIT_OK = 0,		/* every check PASS or UNDECIDED for lack of input */
-	UCVAL_EXIT_FAIL = 1,		/* at least one FAIL */
-	UCVAL_EXIT_USAGE = 2,		/* bad usage or unreadable input */
-	UCVAL_EXIT_UNDECIDED = 3,	/* only UNDECIDED windows that hide a possible failure */
-};
+#include "lib/exit.h"
 
 struct ucval_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;		/* one line for `ucval --help` */
 };
-
-int ucval_parse_num(const char *cmd, const char *what, const char *s, unsigned long long min,
-		    unsigned long long max, unsigned long long *out);
 
 int cmd_analyze(int argc, char **argv);
 int cmd_collect(int argc, char **argv);

@@ -16,6 +16,8 @@
 #include "model/model.h"
 #include "model/schedutil.h"
 #include "analyze/checks/explain.h"
+#include "lib/modelopt.h"
+#include "lib/optnum.h"
 #include "ucval.h"
 
 static const char model_usage[] =
@@ -52,25 +54,25 @@ static const char rq_usage[] =
 /* Largest number of tasks `model rq` takes: enough for any what-if. */
 #define RQ_MAX_TASKS	256
 
-enum { OPT_GROUPS = 256, OPT_BUCKETS, OPT_KERNEL, OPT_FIDELITY, OPT_UTIL };
+enum { OPT_BUCKETS = 256, OPT_UTIL };
 
 static const struct option rq_options[] = {
-	{ "groups", required_argument, NULL, OPT_GROUPS },
+	AN_MODELOPT_OPTION_GROUPS,
 	{ "buckets", required_argument, NULL, OPT_BUCKETS },
-	{ "kernel", required_argument, NULL, OPT_KERNEL },
-	{ "fidelity", required_argument, NULL, OPT_FIDELITY },
+	AN_MODELOPT_OPTION_KERNEL,
+	AN_MODELOPT_OPTION_FIDELITY,
 	{ "util", required_argument, NULL, OPT_UTIL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-/* ucval_parse_num() into an unsigned long (every bound here fits). */
+/* an_optnum_parse() into an unsigned long (every bound here fits). */
 static int parse_uint(const char *cmd, const char *what, const char *s,
 		      unsigned long min, unsigned long max, unsigned long *out)
 {
 	unsigned long long v;
 
-	if (ucval_parse_num(cmd, what, s, min, max, &v))
+	if (an_optnum_parse(cmd, what, s, min, max, &v))
 		return -1;
 	*out = (unsigned long)v;
 	return 0;
@@ -158,45 +160,34 @@ bad:
 	return -1;
 }
 
+/* The shared options' values, or the defaults of `model rq`. */
+static void apply_rq_modelopt(const struct an_modelopt *mo, struct rq_opts *o)
+{
+	o->groups = mo->has_groups ? mo->groups : MODEL_DEFAULT_GROUPS;
+	o->kver = mo->kernel ? mo->kver : MODEL_KVER(6, 1, 0);
+	o->fidelity = mo->fidelity;
+}
+
 static int parse_rq_opts(int argc, char **argv, struct rq_opts *o)
 {
+	struct an_modelopt mo = { .is_uclamp_mainline = true };
 	int c;
 
-	o->groups = MODEL_DEFAULT_GROUPS;
 	o->buckets = MODEL_DEFAULT_GROUPS;
-	o->kver = MODEL_KVER(6, 1, 0);
-	o->fidelity = MODEL_INTENT;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", rq_options, NULL)) != -1) {
+		int shared = an_modelopt_parse(&mo, "model rq", c, optarg);
+
+		if (shared < 0)
+			return -1;
+		if (!shared)
+			continue;
 		switch (c) {
-		case OPT_GROUPS:
-			if (parse_uint("model rq", "--groups", optarg, 0,
-					  MODEL_V3_MAX_GROUPS, &o->groups))
-				return -1;
-			break;
 		case OPT_BUCKETS:
 			if (parse_uint("model rq", "--buckets", optarg, MODEL_ML_MIN_BUCKETS,
 					  MODEL_ML_MAX_BUCKETS, &o->buckets))
 				return -1;
-			break;
-		case OPT_KERNEL:
-			if (model_kver_parse(optarg, &o->kver) || o->kver < MODEL_KVER(5, 3, 0)) {
-				fprintf(stderr, "ucval model rq: --kernel expects a mainline release "
-					"with uclamp (5.3 or later), got '%s'\n", optarg);
-				return -1;
-			}
-			break;
-		case OPT_FIDELITY:
-			if (!strcmp(optarg, "intent")) {
-				o->fidelity = MODEL_INTENT;
-			} else if (!strcmp(optarg, "seed")) {
-				o->fidelity = MODEL_SEED;
-			} else {
-				fprintf(stderr, "ucval model rq: --fidelity expects intent or seed, "
-					"got '%s'\n", optarg);
-				return -1;
-			}
 			break;
 		case OPT_UTIL:
 			if (parse_uint("model rq", "--util", optarg, 0, MODEL_SCALE, &o->util))
@@ -216,6 +207,7 @@ static int parse_rq_opts(int argc, char **argv, struct rq_opts *o)
 		fprintf(stderr, "ucval model rq: no TASK given\n\n%s", rq_usage);
 		return -1;
 	}
+	apply_rq_modelopt(&mo, o);
 	for (int i = optind; i < argc; i++) {
 		if (o->nr_tasks == RQ_MAX_TASKS) {
 			fprintf(stderr, "ucval model rq: more than %d tasks\n", RQ_MAX_TASKS);
@@ -433,8 +425,8 @@ static const char freq_usage[] =
 
 enum {
 	OPT_FREQS = 300, OPT_FUTIL, OPT_UMIN, OPT_UMAX, OPT_URT, OPT_UDL, OPT_BWDL, OPT_IRQ,
-	OPT_RT, OPT_CAPACITY, OPT_PMIN, OPT_PMAX, OPT_CUR, OPT_NONINV, OPT_MODEL,
-	OPT_FKERNEL, OPT_FFIDELITY, OPT_SCHED_CLASS, OPT_UNUSED,
+	OPT_RT, OPT_CAPACITY, OPT_PMIN, OPT_PMAX, OPT_CUR, OPT_NONINV, OPT_SCHED_CLASS,
+	OPT_UNUSED,
 };
 
 static const struct option freq_options[] = {
@@ -452,9 +444,9 @@ static const struct option freq_options[] = {
 	{ "max", required_argument, NULL, OPT_PMAX },
 	{ "cur", required_argument, NULL, OPT_CUR },
 	{ "non-invariant", no_argument, NULL, OPT_NONINV },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "kernel", required_argument, NULL, OPT_FKERNEL },
-	{ "fidelity", required_argument, NULL, OPT_FFIDELITY },
+	AN_MODELOPT_OPTION_MODEL,
+	AN_MODELOPT_OPTION_KERNEL,
+	AN_MODELOPT_OPTION_FIDELITY,
 	{ "sched-class", no_argument, NULL, OPT_SCHED_CLASS },
 	{ "uclamp-unused", no_argument, NULL, OPT_UNUSED },
 	{ "help", no_argument, NULL, 'h' },
@@ -505,25 +497,39 @@ struct freq_opts {
 	struct num_list freqs, util, umin, umax, urt, udl, bwdl, irq;
 	unsigned long capacity, min_khz, max_khz, cur_khz;
 	bool has_min, has_max, has_cur, is_rt, is_non_invariant, is_sched_class, is_unused;
-	bool has_kver;
 	unsigned int kver;
 	enum model_variant variant;
 	enum model_fidelity fidelity;
 };
 
+/* The shared options' values, or the defaults of `model freq`. */
+static void apply_freq_modelopt(const struct an_modelopt *mo, struct freq_opts *o)
+{
+	o->variant = mo->has_variant ? mo->variant : MODEL_MAINLINE;
+	o->fidelity = mo->fidelity;
+	if (mo->kernel)
+		o->kver = mo->kver;
+	else
+		o->kver = o->variant == MODEL_V3 ? MODEL_KVER_V3 : MODEL_KVER(6, 1, 0);
+}
+
 static int parse_freq_opts(int argc, char **argv, struct freq_opts *o)
 {
 	const char *cmd = "model freq";
+	struct an_modelopt mo = { 0 };
 	int c;
 
 	o->capacity = MODEL_SCALE;
-	o->variant = MODEL_MAINLINE;
-	o->fidelity = MODEL_INTENT;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", freq_options, NULL)) != -1) {
-		int err = 0;
+		int err = an_modelopt_parse(&mo, cmd, c, optarg);
 
+		if (err < 0)
+			return -1;
+		if (!err)
+			continue;
+		err = 0;
 		switch (c) {
 		case OPT_FREQS:
 			err = parse_list("--freqs", optarg, FREQ_KHZ_MAX, MODEL_SU_MAX_OPPS, &o->freqs);
@@ -570,36 +576,6 @@ static int parse_freq_opts(int argc, char **argv, struct freq_opts *o)
 		case OPT_NONINV:
 			o->is_non_invariant = true;
 			break;
-		case OPT_MODEL:
-			if (!strcmp(optarg, "v3")) {
-				o->variant = MODEL_V3;
-			} else if (!strcmp(optarg, "mainline")) {
-				o->variant = MODEL_MAINLINE;
-			} else {
-				fprintf(stderr, "ucval model freq: --model expects v3 or mainline, "
-					"got '%s'\n", optarg);
-				err = -1;
-			}
-			break;
-		case OPT_FKERNEL:
-			if (model_kver_parse(optarg, &o->kver)) {
-				fprintf(stderr, "ucval model freq: --kernel expects a release such "
-					"as 6.1 or 4.19.0-rc6, got '%s'\n", optarg);
-				err = -1;
-			}
-			o->has_kver = true;
-			break;
-		case OPT_FFIDELITY:
-			if (!strcmp(optarg, "intent")) {
-				o->fidelity = MODEL_INTENT;
-			} else if (!strcmp(optarg, "seed")) {
-				o->fidelity = MODEL_SEED;
-			} else {
-				fprintf(stderr, "ucval model freq: --fidelity expects intent or seed, "
-					"got '%s'\n", optarg);
-				err = -1;
-			}
-			break;
 		case OPT_SCHED_CLASS:
 			o->is_sched_class = true;
 			break;
@@ -626,8 +602,7 @@ static int parse_freq_opts(int argc, char **argv, struct freq_opts *o)
 			freq_usage);
 		return -1;
 	}
-	if (!o->has_kver)
-		o->kver = o->variant == MODEL_V3 ? MODEL_KVER_V3 : MODEL_KVER(6, 1, 0);
+	apply_freq_modelopt(&mo, o);
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 
 #include "collect/snapshot.h"
 #include "collect/record.h"
+#include "lib/optnum.h"
 #include "ucval.h"
 
 static const char collect_usage[] =
@@ -136,7 +137,7 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 			}
 			break;
 		case 'b':
-			if (ucval_parse_num("collect", "--buffer", optarg, 1, INT_MAX, &v))
+			if (an_optnum_parse("collect", "--buffer", optarg, 1, INT_MAX, &v))
 				return -EINVAL;
 			a->rec.buffer_kb = (unsigned int)v;
 			break;
@@ -151,7 +152,7 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 		case OPT_INSTANCE: a->rec.instance = optarg; break;
 		case OPT_UCLAMP_MIN:
 		case OPT_UCLAMP_MAX:
-			if (ucval_parse_num("collect", c == OPT_UCLAMP_MIN ? "--uclamp-min" :
+			if (an_optnum_parse("collect", c == OPT_UCLAMP_MIN ? "--uclamp-min" :
 					    "--uclamp-max", optarg, 0, UINT32_MAX, &v))
 				return -EINVAL;
 			*(c == OPT_UCLAMP_MIN ? &a->uclamp_min : &a->uclamp_max) = (long)v;

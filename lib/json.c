@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * lib/json.c - JSON string escaping (RFC 8259 §7). Trace paths and comms
- * may hold any byte: control characters are escaped, other bytes pass as
- * they are (the caller's text is taken as UTF-8).
+ * lib/json.c - JSON string escaping (RFC 8259 §7) and the writer of
+ * lib/json.h. Trace paths and comms may hold any byte: control characters
+ * are escaped, other bytes pass as they are (the caller's text is taken as
+ * UTF-8).
  */
 #include "lib/json.h"
 
@@ -57,7 +58,23 @@ void rep_json_string(FILE *out, const char *s)
  */
 void rep_json_init(struct rep_json *j, FILE *out)
 {
-	*j = (struct rep_json){ .out = out };
+	rep_json_init_part(j, out, 0);
+}
+
+/**
+ * rep_json_init_part() - start one value of a document written elsewhere
+ * @j: the writer
+ * @out: the stream
+ * @depth: containers the document has open where the value goes (1 for a
+ *	   member of the top object); nested lines are indented for it
+ *
+ * The value is written without what surrounds it in the document: no
+ * separator or line break before it, no '\n' after it. The document's own
+ * writer places it with rep_json_raw(). Depth 0 is rep_json_init().
+ */
+void rep_json_init_part(struct rep_json *j, FILE *out, int depth)
+{
+	*j = (struct rep_json){ .out = out, .depth = depth, .base = depth, .break_col = -1 };
 }
 
 /* Separator, line break and key before the next member of the open container. */
@@ -67,10 +84,13 @@ static void member(struct rep_json *j, const char *key)
 
 	if (j->nr_items[d]++)
 		fputc(',', j->out);
-	if (j->inline_from && j->depth >= j->inline_from)
+	if (j->break_col >= 0)
+		fprintf(j->out, "\n%*s", j->break_col, "");
+	else if (j->inline_from && j->depth >= j->inline_from)
 		fputs(j->nr_items[d] > 1 ? " " : "", j->out);
-	else if (j->depth)
+	else if (j->depth > j->base)
 		fprintf(j->out, "\n%*s", j->depth * INDENT, "");
+	j->break_col = -1;
 	if (key) {
 		rep_json_string(j->out, key);
 		fputs(": ", j->out);
@@ -158,6 +178,18 @@ void rep_json_int(struct rep_json *j, const char *key, int64_t v)
 }
 
 /**
+ * rep_json_uint() - an unsigned integer member (counts, timestamps)
+ * @j: the writer
+ * @key: its key, NULL in an array
+ * @v: the value
+ */
+void rep_json_uint(struct rep_json *j, const char *key, uint64_t v)
+{
+	member(j, key);
+	fprintf(j->out, "%llu", (unsigned long long)v);
+}
+
+/**
  * rep_json_real() - a number member with REAL_DIGITS decimals
  * @j: the writer
  * @key: its key, NULL in an array
@@ -193,4 +225,31 @@ void rep_json_bool(struct rep_json *j, const char *key, bool v)
 {
 	member(j, key);
 	fputs(v ? "true" : "false", j->out);
+}
+
+/**
+ * rep_json_raw() - a member whose value the caller writes itself
+ * @j: the writer
+ * @key: its key, NULL in an array
+ *
+ * Writes the separator, line break and key; the caller then writes one
+ * complete JSON value to @j->out (a part rep_json_init_part() wrote at this
+ * depth, copied in).
+ */
+void rep_json_raw(struct rep_json *j, const char *key)
+{
+	member(j, key);
+}
+
+/**
+ * rep_json_break() - start the next member on a new line
+ * @j: the writer
+ * @col: the column it starts at (spaces before it)
+ *
+ * For a container written on one line that still shows its larger members
+ * one per line; the members after the next one follow on its line.
+ */
+void rep_json_break(struct rep_json *j, int col)
+{
+	j->break_col = col;
 }

@@ -18,6 +18,7 @@
 #include "lib/outfile.h"
 #include "reports/rdb.h"
 #include "reports/summary.h"
+#include "lib/optnum.h"
 #include "ucval.h"
 
 static const char report_usage[] =
@@ -115,7 +116,7 @@ static int parse_top(const char *s, struct cmd_opts *o)
 {
 	unsigned long long v;
 
-	if (ucval_parse_num("report", "--top", s, 0, MAX_TOP, &v)) {
+	if (an_optnum_parse("report", "--top", s, 0, MAX_TOP, &v)) {
 		fprintf(stderr, "\n%s", report_usage);
 		return UCVAL_EXIT_USAGE;
 	}

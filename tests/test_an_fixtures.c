@@ -24,6 +24,7 @@
 #include "analyze/analyze.h"
 #include "analyze/read/reader.h"
 #include "analyze/store/winbuf.h"
+#include "lib/modelopt.h"
 
 #define MAX_EXPECT	64
 #define LINE_LEN	512
@@ -123,30 +124,53 @@ static void read_expect(const char *path, struct expect *e)
 	fclose(f);
 }
 
-/* The `options` line: the subset of `ucval analyze` options fixtures use. */
+/* The shared model options, by the name an `options` line gives them. */
+static const struct {
+	const char *name;
+	int code;
+} modelopts[] = {
+	{ "--model", AN_MODELOPT_MODEL }, { "--fidelity", AN_MODELOPT_FIDELITY },
+	{ "--groups", AN_MODELOPT_GROUPS }, { "--kernel", AN_MODELOPT_KERNEL },
+};
+
+static int modelopt_code(const char *name)
+{
+	for (size_t i = 0; i < sizeof(modelopts) / sizeof(modelopts[0]); i++)
+		if (!strcmp(name, modelopts[i].name))
+			return modelopts[i].code;
+	return 0;
+}
+
+/*
+ * The `options` line: the subset of `ucval analyze` options fixtures use,
+ * the model options read by the parser `ucval analyze` uses.
+ */
 static void apply_options(const char *path, char *text, struct an_replay_opts *r)
 {
 	char *save = NULL, *tok = strtok_r(text, " ", &save);
+	struct an_modelopt mo = { 0 };
 
 	while (tok) {
 		char *arg = strtok_r(NULL, " ", &save);
+		int code = modelopt_code(tok);
 
 		if (!arg)
 			fail_msg("%s: option '%s' without a value", path, tok);
-		if (!strcmp(tok, "--model"))
-			r->model = !strcmp(arg, "v3") ? AN_MODEL_V3 : AN_MODEL_MAINLINE;
-		else if (!strcmp(tok, "--fidelity"))
-			r->fidelity = !strcmp(arg, "seed") ? MODEL_SEED : MODEL_INTENT;
-		else if (!strcmp(tok, "--groups"))
-			r->groups = (unsigned int)strtoul(arg, NULL, 10);
-		else if (!strcmp(tok, "--kernel"))
-			r->kernel = arg;
-		else if (!strcmp(tok, "--grace-us"))
+		if (code && an_modelopt_parse(&mo, "analyze", code, arg))
+			fail_msg("%s: bad value '%s' of option '%s'", path, arg, tok);
+		else if (!code && !strcmp(tok, "--grace-us"))
 			r->grace_us = (unsigned int)strtoul(arg, NULL, 10);
-		else
+		else if (!code)
 			fail_msg("%s: option '%s' is not supported in fixtures", path, tok);
 		tok = strtok_r(NULL, " ", &save);
 	}
+	if (mo.has_variant)
+		r->model = mo.variant == MODEL_V3 ? AN_MODEL_V3 : AN_MODEL_MAINLINE;
+	r->fidelity = mo.fidelity;
+	if (mo.has_groups)
+		r->groups = mo.groups;
+	if (mo.kernel)
+		r->kernel = mo.kernel;
 }
 
 struct collect {

@@ -385,7 +385,7 @@ static void test_open_race(void **state)
 
 /*
  * One trace alone streams its rows into the database while it is read
- * (cmd_analyze.c, struct stream): its transaction is open during the whole
+ * (analyze/stream.c): its transaction is open during the whole
  * analysis. Killed at arbitrary points, the database holds the trace whole
  * (every interval of an uninterrupted run, no placeholder row) or nothing
  * of it (no interval, request or residency row either).

@@ -124,7 +124,7 @@ static const struct cli_case cases[] = {
 	  { "--model expects v3 or mainline" } },
 	{ "analyze bad jobs", { "analyze", "-j", "0", "x" }, 2, { NULL },
 	  { "-j expects a whole number from 1 to 64, got '0'" } },
-	/* one number parser for every command (ucval_parse_num()) */
+	/* one number parser for every command (an_optnum_parse(), lib/optnum.c) */
 	{ "analyze grace with a suffix", { "analyze", "--grace-us", "5ms", "x" }, 2, { NULL },
 	  { "ucval analyze: --grace-us expects a whole number from 1 to 3600000000, got '5ms'" } },
 	{ "analyze early allowance of 0", { "analyze", "--early-us", "0", "x" }, 2, { NULL },
@@ -352,7 +352,7 @@ static void make_bad_dir(char *dir, char db[64], char bad[64])
 
 /*
  * --db with several traces: a worker's writes run in a thread of their own
- * while it analyzes the next trace (cmd_analyze.c, struct writer). Every
+ * while it analyzes the next trace (analyze/run.c, struct writer). Every
  * table still reaches stdout whole, once and in argument order, an
  * unreadable trace in the middle is reported and skipped, and the others
  * are all stored. Regression: a job's table buffer was once a stack copy

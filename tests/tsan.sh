@@ -4,8 +4,8 @@
 # the replay on a thread of its own while the reader reads (analyze.c,
 # struct feed; forced with UCVAL_FEED=thread, then the timed choice); a
 # single trace whose rows stream into the database while it is read
-# (cmd_analyze.c, struct stream); several traces, each written by the
-# worker's writer thread while the next is read (struct writer), with an
+# (analyze/stream.c); several traces, each written by the worker's writer
+# thread while the next is read (analyze/run.c, struct writer), with an
 # unreadable one among them; and -j 2. Any report fails the target.
 set -u
 UCVAL=$1

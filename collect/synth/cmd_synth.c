@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "collect/synth/synth.h"
+#include "lib/modelopt.h"
+#include "lib/optnum.h"
 #include "ucval.h"
 
 static const char synth_usage[] =
@@ -44,8 +46,8 @@ static const char synth_usage[] =
 	"\n"
 	"exit status: 0 written, 2 bad usage or the file cannot be written\n";
 
-enum { OPT_FORMAT = 256, OPT_SEED, OPT_EVENTS, OPT_CPUS, OPT_POLICIES, OPT_TASKS, OPT_MODEL,
-       OPT_FAULT, OPT_TRUTH };
+enum { OPT_FORMAT = 256, OPT_SEED, OPT_EVENTS, OPT_CPUS, OPT_POLICIES, OPT_TASKS, OPT_FAULT,
+       OPT_TRUTH };
 
 static const struct option synth_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -55,7 +57,7 @@ static const struct option synth_options[] = {
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "policies", required_argument, NULL, OPT_POLICIES },
 	{ "tasks", required_argument, NULL, OPT_TASKS },
-	{ "model", required_argument, NULL, OPT_MODEL },
+	AN_MODELOPT_OPTION_MODEL,
 	{ "fault", required_argument, NULL, OPT_FAULT },
 	{ "truth", required_argument, NULL, OPT_TRUTH },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -80,6 +82,7 @@ static bool ends_with(const char *s, const char *suffix)
 /* 0 to run, 1 done (help, list), -1 bad usage. */
 static int parse_opts(int argc, char **argv, struct col_synth_opts *o, bool *is_quiet)
 {
+	struct an_modelopt mo = { 0 };
 	bool has_format = false;
 	unsigned long long v;
 	int c;
@@ -88,6 +91,12 @@ static int parse_opts(int argc, char **argv, struct col_synth_opts *o, bool *is_
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:qh", synth_options, NULL)) != -1) {
+		int shared = an_modelopt_parse(&mo, "synth", c, optarg);
+
+		if (shared < 0)
+			return -1;
+		if (!shared)
+			continue;
 		switch (c) {
 		case 'o':
 			o->out_path = optarg;
@@ -102,40 +111,29 @@ static int parse_opts(int argc, char **argv, struct col_synth_opts *o, bool *is_
 			has_format = true;
 			break;
 		case OPT_SEED:
-			if (ucval_parse_num("synth", "--seed", optarg, 0, UINT64_MAX, &v))
+			if (an_optnum_parse("synth", "--seed", optarg, 0, UINT64_MAX, &v))
 				return -1;
 			o->seed = v;
 			break;
 		case OPT_EVENTS:
-			if (ucval_parse_num("synth", "--events", optarg, 0, UINT64_MAX, &v))
+			if (an_optnum_parse("synth", "--events", optarg, 0, UINT64_MAX, &v))
 				return -1;
 			o->nr_events = v;
 			break;
 		case OPT_CPUS:
-			if (ucval_parse_num("synth", "--cpus", optarg, 0, COL_SYNTH_MAX_CPUS, &v))
+			if (an_optnum_parse("synth", "--cpus", optarg, 0, COL_SYNTH_MAX_CPUS, &v))
 				return -1;
 			o->nr_cpus = (unsigned int)v;
 			break;
 		case OPT_POLICIES:
-			if (ucval_parse_num("synth", "--policies", optarg, 0, COL_SYNTH_MAX_CPUS, &v))
+			if (an_optnum_parse("synth", "--policies", optarg, 0, COL_SYNTH_MAX_CPUS, &v))
 				return -1;
 			o->nr_policies = (unsigned int)v;
 			break;
 		case OPT_TASKS:
-			if (ucval_parse_num("synth", "--tasks", optarg, 0, COL_SYNTH_MAX_TASKS, &v))
+			if (an_optnum_parse("synth", "--tasks", optarg, 0, COL_SYNTH_MAX_TASKS, &v))
 				return -1;
 			o->nr_tasks = (unsigned int)v;
-			break;
-		case OPT_MODEL:
-			if (!strcmp(optarg, "v3")) {
-				o->variant = MODEL_V3;
-			} else if (!strcmp(optarg, "mainline")) {
-				o->variant = MODEL_MAINLINE;
-			} else {
-				fprintf(stderr, "ucval synth: --model expects v3 or mainline, got '%s'\n",
-					optarg);
-				return -1;
-			}
 			break;
 		case OPT_FAULT:
 			if (!strcmp(optarg, "list")) {
@@ -172,6 +170,8 @@ static int parse_opts(int argc, char **argv, struct col_synth_opts *o, bool *is_
 		fprintf(stderr, "ucval synth: no output file (-o FILE)\n\n%s", synth_usage);
 		return -1;
 	}
+	if (mo.has_variant)
+		o->variant = mo.variant;
 	if (!has_format && ends_with(o->out_path, ".txt"))
 		o->format = COL_SYNTH_TEXT;
 	return 0;

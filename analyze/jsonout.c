@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze/jsonout.c - the --json document of `ucval analyze` (jsonout.h),
+ * through lib/json: a trace's object is a part written at the depth it
+ * takes in the document (an element of the top object's "traces" array).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/jsonout.h"
+#include "lib/json.h"
+
+/* Room for a part's path: the directory and an eight-digit index. */
+#define PART_PATH_LEN	4096
+/* Bytes copied at a time from a part into the document. */
+#define COPY_LEN	8192
+
+/*
+ * A trace's object is one line but for its arrays, each starting a line
+ * one column past the object's brace, and their elements one column further.
+ */
+#define TRACE_DEPTH	2	/* the top object, its "traces" array */
+#define ARRAY_COL	5
+#define ITEM_COL	6
+
+int an_jsonout_begin(char dir[AN_JSONOUT_DIR_LEN])
+{
+	snprintf(dir, AN_JSONOUT_DIR_LEN, "/tmp/ucval-json-XXXXXX");
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "ucval analyze: cannot create a temporary directory: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void part_path(char *buf, size_t len, const char *dir, int index)
+{
+	snprintf(buf, len, "%s/%08d", dir, index);
+}
+
+FILE *an_jsonout_part_open(const char *dir, int index)
+{
+	char path[PART_PATH_LEN];
+	FILE *f;
+
+	part_path(path, sizeof(path), dir, index);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "ucval analyze: cannot write '%s': %s\n", path, strerror(errno));
+	return f;
+}
+
+/* An expected or observed value: its text when it has one, else the number. */
+static void value(struct rep_json *j, const char *key, long long v, const char *text)
+{
+	if (text[0])
+		rep_json_str(j, key, text);
+	else
+		rep_json_int(j, key, v);
+}
+
+static int window(void *ctx, const struct an_window *w)
+{
+	struct rep_json *j = ctx;
+
+	rep_json_break(j, ITEM_COL);
+	rep_json_obj(j, NULL, true);
+	rep_json_str(j, "check_id", an_check_name(w->check));
+	rep_json_str(j, "verdict", w->is_fail ? "FAIL" : "UNDECIDED");
+	if (w->cpu >= 0)
+		rep_json_int(j, "cpu", w->cpu);
+	else
+		rep_json_null(j, "cpu");
+	if (w->pid >= 0)
+		rep_json_int(j, "pid", w->pid);
+	else
+		rep_json_null(j, "pid");
+	rep_json_uint(j, "ts_start_ns", w->ts_start_ns);
+	rep_json_uint(j, "ts_end_ns", w->ts_end_ns);
+	value(j, "expected", w->expected, w->expected_text);
+	value(j, "observed", w->observed, w->observed_text);
+	rep_json_str(j, "rule", w->rule);
+	rep_json_str(j, "message", w->message);
+	rep_json_end(j);
+	return 0;
+}
+
+static void verdicts(struct rep_json *j, const struct an_tracerun *t)
+{
+	rep_json_break(j, ARRAY_COL);
+	rep_json_arr(j, "verdicts", true);
+	for (int i = 0; i < AN_CHECK__COUNT; i++) {
+		const struct an_check_stats *s = &t->res.stats[i];
+
+		rep_json_break(j, ITEM_COL);
+		rep_json_obj(j, NULL, true);
+		rep_json_str(j, "check_id", an_check_name(i));
+		rep_json_str(j, "verdict", an_verdict_name(an_check_verdict(s)));
+		rep_json_uint(j, "n_checked", s->n_checked);
+		rep_json_uint(j, "n_failed", s->n_failed);
+		rep_json_uint(j, "n_undecided", s->n_undecided);
+		rep_json_str(j, "reason", s->reason);
+		rep_json_end(j);
+	}
+	rep_json_end(j);
+}
+
+static void notes(struct rep_json *j, const struct an_summary *s)
+{
+	rep_json_break(j, ARRAY_COL);
+	rep_json_arr(j, "notes", true);
+	for (unsigned int i = 0; i < s->nr_notes; i++)
+		rep_json_str(j, NULL, s->notes[i]);
+	rep_json_end(j);
+}
+
+void an_jsonout_trace(FILE *out, struct an_tracerun *t, const struct an_diag *err)
+{
+	struct rep_json j;
+
+	rep_json_init_part(&j, out, TRACE_DEPTH);
+	rep_json_obj(&j, NULL, true);
+	rep_json_str(&j, "path", t->path);
+	rep_json_int(&j, "status", t->status);
+	if (err) {
+		char line[1024];
+
+		an_diag_format(err, line, sizeof(line));
+		rep_json_str(&j, "error", line);
+		rep_json_end(&j);
+		return;
+	}
+	rep_json_str(&j, "sha256", t->sha256);
+	rep_json_str(&j, "format", t->sum.format);
+	rep_json_uint(&j, "n_events", t->sum.n_events);
+	rep_json_uint(&j, "t_start_ns", t->sum.t_start_ns);
+	rep_json_uint(&j, "t_end_ns", t->sum.t_end_ns);
+	rep_json_str(&j, "model", t->model);
+	rep_json_str(&j, "kernel", t->sum.kernel[0] ? t->sum.kernel : NULL);
+	verdicts(&j, t);
+	rep_json_break(&j, ARRAY_COL);
+	rep_json_arr(&j, "windows", true);
+	an_winbuf_for_each(&t->wins, window, &j);
+	rep_json_end(&j);
+	notes(&j, &t->sum);
+	rep_json_end(&j);
+}
+
+/* Copy part @index into the document and remove it. */
+static void copy_part(FILE *out, const char *dir, int index)
+{
+	char path[PART_PATH_LEN], buf[COPY_LEN];
+	FILE *part;
+	size_t n;
+
+	part_path(path, sizeof(path), dir, index);
+	part = fopen(path, "r");
+	if (part) {
+		while ((n = fread(buf, 1, sizeof(buf), part)) > 0)
+			fwrite(buf, 1, n, out);
+		fclose(part);
+	}
+	unlink(path);
+}
+
+static int write_document(const char *dir, const char *path, const char *version,
+			  const char *options, int nr_parts)
+{
+	FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	struct rep_json j;
+
+	if (!out) {
+		fprintf(stderr, "ucval analyze: cannot write '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	rep_json_init(&j, out);
+	rep_json_obj(&j, NULL, false);
+	rep_json_str(&j, "ucval_version", version);
+	rep_json_str(&j, "options", options);
+	rep_json_arr(&j, "traces", false);
+	for (int i = 0; i < nr_parts; i++) {
+		rep_json_raw(&j, NULL);
+		copy_part(out, dir, i);
+	}
+	rep_json_end(&j);
+	rep_json_end(&j);
+	if (out != stdout && fclose(out)) {
+		fprintf(stderr, "ucval analyze: cannot write '%s'\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+int an_jsonout_finish(const char *dir, const char *path, const char *version,
+		      const char *options, int nr_parts)
+{
+	int err = write_document(dir, path, version, options, nr_parts);
+
+	rmdir(dir);
+	return err;
+}

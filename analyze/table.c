@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze/table.c - the terminal table of `ucval analyze` (table.h):
+ * timestamps in seconds with microseconds, as ftrace prints them.
+ */
+#include <stdio.h>
+
+#include "analyze/table.h"
+
+static void print_ts(FILE *out, uint64_t ns)
+{
+	fprintf(out, "%llu.%06llu", (unsigned long long)(ns / 1000000000ULL),
+		(unsigned long long)(ns % 1000000000ULL / 1000ULL));
+}
+
+static void print_value(FILE *out, long long v, const char *text)
+{
+	if (text[0])
+		fputs(text, out);
+	else
+		fprintf(out, "%lld", v);
+}
+
+struct show_ctx {
+	FILE *out;
+	unsigned int shown[AN_CHECK__COUNT];
+};
+
+static int show_window(void *ctx, const struct an_window *w)
+{
+	struct show_ctx *c = ctx;
+
+	if (!w->is_fail || c->shown[w->check]++ >= AN_TABLE_SHOW_WINDOWS)
+		return 0;
+	fprintf(c->out, "  FAIL %s", an_check_name(w->check));
+	if (w->cpu >= 0)
+		fprintf(c->out, " cpu %d", w->cpu);
+	if (w->pid >= 0)
+		fprintf(c->out, " pid %d", w->pid);
+	fputs(" at ", c->out);
+	print_ts(c->out, w->ts_start_ns);
+	fputs("..", c->out);
+	print_ts(c->out, w->ts_end_ns);
+	fputs(": expected ", c->out);
+	print_value(c->out, w->expected, w->expected_text);
+	fputs(", observed ", c->out);
+	print_value(c->out, w->observed, w->observed_text);
+	fprintf(c->out, " (%s)", w->rule ? w->rule : "");
+	if (w->message[0])
+		fprintf(c->out, ": %s", w->message);
+	fputc('\n', c->out);
+	return 0;
+}
+
+static void print_summary(FILE *out, const struct an_tracerun *t)
+{
+	const struct an_summary *s = &t->sum;
+
+	fprintf(out, "%s: %s, %llu events", t->path, s->format, (unsigned long long)s->n_events);
+	if (s->has_events) {
+		fputs(", ", out);
+		print_ts(out, s->t_end_ns - s->t_start_ns);
+		fputs(" s", out);
+	}
+	fprintf(out, ", model %s (%s), %u CPUs known of %u\n", t->model,
+		s->model_source ? s->model_source : "default", s->nr_cpus_known, s->nr_cpus_model);
+}
+
+static void print_verdicts(FILE *out, const struct an_tracerun *t)
+{
+	fprintf(out, "  %-22s %-9s %9s %7s %9s\n", "check", "verdict", "checked", "failed",
+		"undecided");
+	for (int i = 0; i < AN_CHECK__COUNT; i++) {
+		const struct an_check_stats *c = &t->res.stats[i];
+
+		fprintf(out, "  %-22s %-9s %9llu %7llu %9llu", an_check_name(i),
+			an_verdict_name(an_check_verdict(c)), (unsigned long long)c->n_checked,
+			(unsigned long long)c->n_failed, (unsigned long long)c->n_undecided);
+		if (c->reason && an_check_verdict(c) == AN_UNDECIDED)
+			fprintf(out, "  %s", c->reason);
+		fputc('\n', out);
+	}
+}
+
+void an_table_print(FILE *out, struct an_tracerun *t)
+{
+	const struct an_summary *s = &t->sum;
+	struct show_ctx sc = { .out = out };
+
+	print_summary(out, t);
+	print_verdicts(out, t);
+	an_winbuf_for_each(&t->wins, show_window, &sc);
+	for (int i = 0; i < AN_CHECK__COUNT; i++)
+		if (sc.shown[i] > AN_TABLE_SHOW_WINDOWS)
+			fprintf(out, "  (%s: %u more FAIL windows)\n", an_check_name(i),
+				sc.shown[i] - AN_TABLE_SHOW_WINDOWS);
+	if (s->n_errors)
+		fprintf(out, "  skipped %llu undecodable lines or records; first: %s\n",
+			(unsigned long long)s->n_errors, s->first_error);
+	for (unsigned int i = 0; i < s->nr_notes; i++)
+		fprintf(out, "  note: %s\n", s->notes[i]);
+}
