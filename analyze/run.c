@@ -19,7 +19,7 @@
 #include "analyze/save.h"
 #include "analyze/store/db.h"
 #include "analyze/stream.h"
-#include "analyze/table.h"
+#include "analyze/console.h"
 #include "analyze/tracerun.h"
 #include "lib/exit.h"
 
@@ -155,7 +155,7 @@ static void analyze_trace(const struct an_run_opts *o, const char *path, struct 
 static void output_trace(struct job *j, const struct an_diag *err)
 {
 	if (j->out && !err)
-		an_table_print(j->out, j->t);
+		an_console_print(j->out, j->t);
 	if (j->json && j->t)
 		an_jsonout_trace(j->json, j->t, err);
 	if (j->json)

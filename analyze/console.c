@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * analyze/table.c - the terminal table of `ucval analyze` (table.h):
+ * analyze/console.c - the terminal table of `ucval analyze` (table.h):
  * timestamps in seconds with microseconds, as ftrace prints them.
  */
 #include <stdio.h>
 
-#include "analyze/table.h"
+#include "analyze/console.h"
 
 static void print_ts(FILE *out, uint64_t ns)
 {
@@ -82,7 +82,7 @@ static void print_verdicts(FILE *out, const struct an_tracerun *t)
 	}
 }
 
-void an_table_print(FILE *out, struct an_tracerun *t)
+void an_console_print(FILE *out, struct an_tracerun *t)
 {
 	const struct an_summary *s = &t->sum;
 	struct show_ctx sc = { .out = out };

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * analyze/table.h - the terminal table of `ucval analyze`: per trace, a
+ * analyze/console.h - the terminal table of `ucval analyze`: per trace, a
  * summary line, the verdict of each check, the first FAIL windows and the
  * analysis' notes.
  */
-#ifndef UCVAL_ANALYZE_TABLE_H
-#define UCVAL_ANALYZE_TABLE_H
+#ifndef UCVAL_ANALYZE_CONSOLE_H
+#define UCVAL_ANALYZE_CONSOLE_H
 
 #include <stdio.h>
 
@@ -15,11 +15,11 @@
 #define AN_TABLE_SHOW_WINDOWS	5
 
 /**
- * an_table_print() - print the table of an analyzed trace
+ * an_console_print() - print the table of an analyzed trace
  * @out: the stream
  * @t: a run an_tracerun_conclude() finished; its windows are read again
  *     (hence not const), nothing else changes
  */
-void an_table_print(FILE *out, struct an_tracerun *t);
+void an_console_print(FILE *out, struct an_tracerun *t);
 
-#endif /* UCVAL_ANALYZE_TABLE_H */
+#endif /* UCVAL_ANALYZE_CONSOLE_H */
