@@ -23,6 +23,7 @@
 #include "collect/datwrite.h"
 #include "collect/synth/synthfmt.h"
 #include "collect/synth/synthout.h"
+#include "lib/outfile.h"
 
 #define NS_PER_SEC	1000000000ULL
 #define NS_PER_USEC	1000ULL
@@ -58,8 +59,8 @@ struct so_cpu {
 struct col_synthout {
 	enum col_synth_format format;
 	char *path;
-	char *tmp_path;			/* text: the temporary file */
-	FILE *text;
+	struct rep_outfile out;		/* text: where it goes */
+	FILE *text;			/* text: out.fp while open */
 	unsigned int nr_cpus;
 	struct so_cpu *cpu;		/* trace.dat: per CPU */
 	const char *cmdlines;
@@ -361,25 +362,13 @@ static char *sibling_template(const char *path, const char *suffix)
 
 static int open_text(struct col_synthout *o, struct an_diag *d)
 {
-	int fd;
+	int err = rep_outfile_open(&o->out, o->path, d);
 
-	o->tmp_path = sibling_template(o->path, "");
-	if (!o->tmp_path)
-		return an_diag_fail(d, -ENOMEM, "out of memory");
-	fd = mkstemp(o->tmp_path);
-	if (fd < 0) {
-		int err = -errno;
-
-		free(o->tmp_path);
-		o->tmp_path = NULL;
-		return an_diag_fail(d, err, "cannot create a file next to it: %s", strerror(-err));
-	}
-	o->text = fdopen(fd, "w");
-	if (!o->text) {
-		close(fd);
-		return an_diag_fail(d, -ENOMEM, "out of memory");
-	}
-	setvbuf(o->text, NULL, _IOFBF, TEXT_BUF);
+	if (err)
+		return err;
+	o->text = o->out.fp;
+	if (o->text != stdout)
+		setvbuf(o->text, NULL, _IOFBF, TEXT_BUF);
 	fprintf(o->text, "# tracer: nop\n#\ncpus=%u\n", o->nr_cpus);
 	return 0;
 }
@@ -462,23 +451,10 @@ void col_synthout_lost(struct col_synthout *o, unsigned int cpu, uint64_t count)
 
 static int close_text(struct col_synthout *o, struct an_diag *d)
 {
-	FILE *f = o->text;
-	int err = 0;
+	int err = rep_outfile_commit(&o->out, d);
 
 	o->text = NULL;
-	if (fflush(f) || ferror(f))
-		err = errno ? -errno : -EIO;
-	if (!err && fchmod(fileno(f), 0644))
-		err = -errno;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(o->tmp_path, o->path))
-		err = -errno;
-	if (err)
-		return an_diag_fail(d, err, "%s", strerror(-err));
-	free(o->tmp_path);
-	o->tmp_path = NULL;
-	return 0;
+	return err;
 }
 
 static int close_dat(struct col_synthout *o, struct an_diag *d)
@@ -552,16 +528,13 @@ void col_synthout_free(struct col_synthout *o)
 	if (!o)
 		return;
 	if (o->text)
-		fclose(o->text);
-	if (o->tmp_path)
-		unlink(o->tmp_path);
+		rep_outfile_abort(&o->out);
 	for (unsigned int i = 0; o->cpu && i < o->nr_cpus; i++) {
 		if (o->cpu[i].fd >= 0)
 			close(o->cpu[i].fd);
 		free(o->cpu[i].batch);
 	}
 	free(o->cpu);
-	free(o->tmp_path);
 	free(o->path);
 	free(o);
 }
