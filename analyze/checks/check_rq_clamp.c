@@ -344,7 +344,7 @@ static AN_NOINLINE void write_begins(struct an_replay *r, struct rq_check *k,
 		rc->write_pid = t->mt.pid;
 		/* before the write: the model took it all at the walk's first
 		 * uclamp_tg, the kernel reaches the task's group later */
-		if (!an_walk_old_eff(r, &r->walk, &t->mt, MODEL_UCLAMP_MAX, false,
+		if (!an_walk_old_eff(&r->sys, &r->walk, &t->mt, MODEL_UCLAMP_MAX, false,
 				     &rc->write_max))
 			rc->write_max = model_task_eff(&r->sys, &t->mt, MODEL_UCLAMP_MAX, NULL);
 	}

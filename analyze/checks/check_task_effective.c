@@ -103,8 +103,8 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		make_window(&w, r, ev, expected);
 		an_replay_doubt(r, &ent->doubt, &w, true);
 	} else if (expected == (int)e->effective ||
-		   (an_walk_old_eff(r, &r->walk, &t->mt, (enum model_clamp_id)e->clamp_id, true,
-				    &old) &&
+		   (an_walk_old_eff(&r->sys, &r->walk, &t->mt, (enum model_clamp_id)e->clamp_id,
+				    true, &old) &&
 		    old == (int)e->effective)) {
 		r->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
 		an_win_agree(r->res, &ent->fail, ev->ts_ns);

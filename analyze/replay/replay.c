@@ -504,7 +504,7 @@ static int replay_one(struct an_replay *r, const struct an_event *ev, struct an_
 	if (ev->ts_ns > r->now_ns)
 		r->now_ns = ev->ts_ns;
 	an_sched_inspect(r, ev);
-	an_walk_track(r, &r->walk, ev);
+	an_walk_track(&r->walk, r->tgroups, &r->sys, ev);
 	err = notify(r, ev, false);
 	if (err)
 		goto out;
