@@ -58,7 +58,7 @@
  * task woken from another CPU may be enqueued after the sleeper's dequeue
  * although its sched_wakeup comes first in the trace; or before it, while
  * the sleeper still ran. When the sleeper left no other task queued, the
- * next rq sample decides between the two (an_sched_late_order()).
+ * next rq sample decides between the two (late_order() in sched.c).
  */
 #include <errno.h>
 #include <stdio.h>
