@@ -35,13 +35,6 @@
 #define AN_FQ_NO_FLOOR_KHZ	0u
 /* No upper bound (no ceiling: RT/DL runnable, unknown expectation). */
 #define AN_FQ_NO_CEILING_KHZ	UINT_MAX
-/*
- * How long before the scheduler event that shows an enqueue or dequeue the
- * kernel may already have acted on it (schedutil runs inside them, and the
- * event follows): a few microseconds on hardware, 14 to 84 us seen under
- * QEMU emulation (make check-kernel).
- */
-#define AN_FQ_EARLY_NS		100000ull
 /* Expectations one bound keeps: they are OPPs, strictly ordered (+ lenient). */
 #define AN_FQ_MAX_PENDING	(MODEL_SU_MAX_OPPS + 2)
 

@@ -136,7 +136,7 @@ static int start(struct an_replay *r, struct an_diag *d)
 	r->variant = variant;
 	r->nr_cpus = nr;
 	r->grace_ns = (uint64_t)r->opts.grace_us * 1000;
-	r->early_ns = r->opts.early_us ? (uint64_t)r->opts.early_us * 1000 : AN_FQ_EARLY_NS;
+	r->early_ns = r->opts.early_us ? (uint64_t)r->opts.early_us * 1000 : MODEL_SU_EARLY_NS;
 	r->is_started = true;
 	for (unsigned int cpu = 0; cpu < nr; cpu++) {
 		r->cpu[cpu].curr_pid = -1;

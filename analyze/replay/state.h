@@ -63,7 +63,7 @@
  * @grace_us: grace window of the frequency checks; 0: rate limit + tick
  *	      (events.md §4)
  * @early_us: how long before the trace event that shows its cause the
- *	      kernel may act (AN_FQ_EARLY_NS); 0: that default
+ *	      kernel may act (MODEL_SU_EARLY_NS); 0: that default
  * @checks: AN_CHECK_BIT() of each enabled check; 0 means all
  * @platform_path: `--platform FILE` (format in platform.h), or NULL
  * @platform: a platform already parsed (tests), or NULL; wins over
@@ -379,7 +379,7 @@ struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
  * @nr_policies: policies known
  * @grace_ns: the --grace-us option in ns, 0 when not given: then the
  *	      grace is per policy, use an_replay_grace_ns()
- * @early_ns: the --early-us option in ns, AN_FQ_EARLY_NS when not given
+ * @early_ns: the --early-us option in ns, MODEL_SU_EARLY_NS when not given
  * @policy_gen: the last an_freq_policy.gen given
  * @step: what the current event did (valid in after-model calls)
  * @ev: the event being replayed, NULL outside an_replay_event()
