@@ -30,12 +30,8 @@
 #include <stdlib.h>
 
 #include "analyze/checks/checks.h"
-#include "lib/malloc.h"
+#include "analyze/checks/keyed.h"
 #include "analyze/checks/wintab.h"
-
-struct req_check {
-	struct an_wintab *open;
-};
 
 /* "0", "EINVAL", a positive slot index, or "-N" for others. */
 static void ret_text(int ret, char buf[AN_WINDOW_VALUE_LEN])
@@ -64,7 +60,7 @@ static const char *rule_of(const struct an_replay *r, int a, int b)
 
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
 {
-	struct req_check *k = ctx;
+	struct an_keyed *k = ctx;
 	const struct an_replay_req *q = &r->step.req;
 	struct an_wintab_ent *ent;
 	struct an_window w;	/* made only for a request */
@@ -123,34 +119,6 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	return 0;
 }
 
-struct close_ctx {
-	struct an_replay *r;
-	uint64_t end_ns;
-};
-
-static void close_one(struct an_wintab_ent *e, void *ctx)
-{
-	struct close_ctx *c = ctx;
-
-	an_win_close(c->r->res, &e->fail, c->end_ns);
-}
-
-static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
-{
-	struct req_check *k = ctx;
-	struct close_ctx c = { r, end_ns };
-
-	an_wintab_for_each(k->open, close_one, &c);
-}
-
-static void on_free(void *ctx)
-{
-	struct req_check *k = ctx;
-
-	an_wintab_free(k->open);
-	free(k);
-}
-
 /**
  * an_check_request_result_attach() - attach check request_result
  * @r: replay
@@ -164,17 +132,11 @@ static void on_free(void *ctx)
  */
 int an_check_request_result_attach(struct an_replay *r, struct an_diag *d)
 {
-	struct req_check *k = an_calloc(1, sizeof(*k));
-	struct an_observer obs = {
-		.name = "request_result", .event = on_event, .finish = on_finish,
+	static const struct an_observer obs = {
+		.name = "request_result", .event = on_event,
 		/* on_event() acts after the model, on requests only */
 		.skip = AN_OBS_NO_BEFORE, .only = AN_OBS_ONLY_REQUEST,
-		.free = on_free, .ctx = k,
 	};
 
-	if (!k || an_wintab_new(&k->open)) {
-		free(k);
-		return an_diag_fail(d, -ENOMEM, "out of memory");
-	}
-	return an_replay_add_observer(r, &obs);
+	return an_keyed_attach(r, &obs, d);
 }

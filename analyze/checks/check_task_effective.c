@@ -31,13 +31,9 @@
 #include <stdlib.h>
 
 #include "analyze/checks/checks.h"
-#include "lib/malloc.h"
+#include "analyze/checks/keyed.h"
 #include "analyze/replay/tgroups.h"
 #include "analyze/checks/wintab.h"
-
-struct eff_check {
-	struct an_wintab *open;
-};
 
 /*
  * Why the model holds @mt's effective value of @id: the task's request, its
@@ -81,7 +77,7 @@ static void make_window(struct an_window *w, const struct an_replay *r,
 
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
 {
-	struct eff_check *k = ctx;
+	struct an_keyed *k = ctx;
 	const struct an_ev_task_eff *e = &ev->task_eff;
 	struct an_wintab_ent *ent;
 	struct an_task *t;
@@ -128,35 +124,6 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	return 0;
 }
 
-struct close_ctx {
-	struct an_replay *r;
-	uint64_t end_ns;
-};
-
-static void close_one(struct an_wintab_ent *e, void *ctx)
-{
-	struct close_ctx *c = ctx;
-
-	an_win_close(c->r->res, &e->fail, c->end_ns);
-	an_replay_doubt_close(c->r, &e->doubt, c->end_ns);
-}
-
-static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
-{
-	struct eff_check *k = ctx;
-	struct close_ctx c = { r, end_ns };
-
-	an_wintab_for_each(k->open, close_one, &c);
-}
-
-static void on_free(void *ctx)
-{
-	struct eff_check *k = ctx;
-
-	an_wintab_free(k->open);
-	free(k);
-}
-
 /**
  * an_check_task_effective_attach() - attach check task_effective
  * @r: replay
@@ -169,17 +136,11 @@ static void on_free(void *ctx)
  */
 int an_check_task_effective_attach(struct an_replay *r, struct an_diag *d)
 {
-	struct eff_check *k = an_calloc(1, sizeof(*k));
-	struct an_observer obs = {
-		.name = "task_effective", .event = on_event, .finish = on_finish,
+	static const struct an_observer obs = {
+		.name = "task_effective", .event = on_event,
 		/* on_event() acts after the model, on uclamp_task_eff only */
 		.skip = AN_OBS_NO_BEFORE, .only = AN_OBS_ONLY_TYPE, .type = AN_EV_UCLAMP_TASK_EFF,
-		.free = on_free, .ctx = k,
 	};
 
-	if (!k || an_wintab_new(&k->open)) {
-		free(k);
-		return an_diag_fail(d, -ENOMEM, "out of memory");
-	}
-	return an_replay_add_observer(r, &obs);
+	return an_keyed_attach(r, &obs, d);
 }
