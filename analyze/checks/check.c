@@ -197,6 +197,25 @@ void an_win_doubt(struct an_results *res, struct an_win_track *t,
 }
 
 /**
+ * an_win_doubt_hiding() - an_win_doubt() of a doubt that may hide a failure
+ * @res: the results
+ * @t: the key's UNDECIDED tracker (separate from its FAIL tracker)
+ * @obs: as for an_win_observe()
+ * @is_hiding: the doubt may hide a failure: sets the check's
+ *	       an_check_stats.is_hiding (exit status 3)
+ *
+ * Consecutive doubts of one key coalesce into one UNDECIDED window, like
+ * an_win_observe() does for FAIL windows; an_win_close() ends it.
+ */
+void an_win_doubt_hiding(struct an_results *res, struct an_win_track *t,
+			 const struct an_window *obs, bool is_hiding)
+{
+	if (is_hiding)
+		res->stats[obs->check].is_hiding = true;
+	an_win_doubt(res, t, obs);
+}
+
+/**
  * an_win_close() - end the key's open window, if any, at @ts_ns
  * @res: the results
  * @t: the key's window tracker

@@ -158,6 +158,8 @@ void an_win_observe(struct an_results *res, struct an_win_track *t,
 		    const struct an_window *obs);
 void an_win_doubt(struct an_results *res, struct an_win_track *t,
 		  const struct an_window *obs);
+void an_win_doubt_hiding(struct an_results *res, struct an_win_track *t,
+			 const struct an_window *obs, bool is_hiding);
 void an_win_agree(struct an_results *res, struct an_win_track *t, uint64_t ts_ns);
 void an_win_close(struct an_results *res, struct an_win_track *t, uint64_t ts_ns);
 void an_win_undecided(struct an_results *res, const struct an_window *w);

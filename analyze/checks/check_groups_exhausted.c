@@ -25,7 +25,7 @@
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
 {
 	struct an_keyed *k = ctx;
-	struct an_check_stats *s = &r->res->stats[AN_CHECK_GROUPS_EXHAUSTED];
+	struct an_check_stats *s = &k->res->stats[AN_CHECK_GROUPS_EXHAUSTED];
 	const struct an_replay_req *q = &r->step.req;
 	struct an_wintab_ent *ent;
 
@@ -49,9 +49,9 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		snprintf(w.message, sizeof(w.message),
 			 "request for pid %d succeeded while all %u clamp groups are in use",
 			 q->pid, r->sys.cfg.groups);
-		an_win_observe(r->res, &ent->fail, &w);
+		an_win_observe(k->res, &ent->fail, &w);
 	} else {
-		an_win_agree(r->res, &ent->fail, ev->ts_ns);
+		an_win_agree(k->res, &ent->fail, ev->ts_ns);
 	}
 	an_wintab_put(k->open, ent);
 	return 0;
@@ -60,15 +60,17 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 /* Before the keyed windows close (keyed.c): why mainline checks nothing. */
 static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
 {
-	(void)ctx;
+	struct an_keyed *k = ctx;
+
 	(void)end_ns;
 	if (r->is_started && r->variant != MODEL_V3)
-		r->res->stats[AN_CHECK_GROUPS_EXHAUSTED].reason = "mainline has no clamp groups";
+		k->res->stats[AN_CHECK_GROUPS_EXHAUSTED].reason = "mainline has no clamp groups";
 }
 
 /**
  * an_check_groups_exhausted_attach() - attach check groups_exhausted
  * @r: replay
+ * @res: where its windows and counters go, borrowed for @r's life
  * @d: diagnostic on failure
  *
  * v3: a request the kernel accepted while the model found no free clamp
@@ -76,7 +78,8 @@ static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
  *
  * Return: 0 or -ENOMEM.
  */
-int an_check_groups_exhausted_attach(struct an_replay *r, struct an_diag *d)
+int an_check_groups_exhausted_attach(struct an_replay *r, struct an_results *res,
+				     struct an_diag *d)
 {
 	static const struct an_observer obs = {
 		.name = "groups_exhausted", .event = on_event, .finish = on_finish,
@@ -84,5 +87,5 @@ int an_check_groups_exhausted_attach(struct an_replay *r, struct an_diag *d)
 		.skip = AN_OBS_NO_BEFORE, .only = AN_OBS_ONLY_REQUEST,
 	};
 
-	return an_keyed_attach(r, &obs, d);
+	return an_keyed_attach(r, res, &obs, d);
 }

@@ -88,7 +88,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		return 0;
 	if (e->pid <= 0 || (e->clamp_id != MODEL_UCLAMP_MIN && e->clamp_id != MODEL_UCLAMP_MAX))
 		return 0;
-	r->res->stats[AN_CHECK_TASK_EFFECTIVE].has_input = true;
+	k->res->stats[AN_CHECK_TASK_EFFECTIVE].has_input = true;
 	t = an_replay_task(r, e->pid);
 	ent = an_wintab_get(k->open, (uint64_t)e->pid * 2 + (uint64_t)e->clamp_id, true);
 	if (!ent)
@@ -97,19 +97,19 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		       -1;
 	if (!t || t->mt.is_dead || r->sys.is_undefined) {
 		make_window(&w, r, ev, expected);
-		an_replay_doubt(r, &ent->doubt, &w, true);
+		an_win_doubt_hiding(k->res, &ent->doubt, &w, true);
 	} else if (expected == (int)e->effective ||
 		   (an_walk_old_eff(&r->sys, &r->walk, &t->mt, (enum model_clamp_id)e->clamp_id,
 				    true, &old) &&
 		    old == (int)e->effective)) {
-		r->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
-		an_win_agree(r->res, &ent->fail, ev->ts_ns);
-		an_replay_doubt_close(r, &ent->doubt, ev->ts_ns);
+		k->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
+		an_win_agree(k->res, &ent->fail, ev->ts_ns);
+		an_win_close(k->res, &ent->doubt, ev->ts_ns);
 	} else if (an_task_is_clamp_known(t) && !(r->step.is_learnt && r->step.learn_ret < 0)) {
-		r->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
-		an_replay_doubt_close(r, &ent->doubt, ev->ts_ns);
+		k->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
+		an_win_close(k->res, &ent->doubt, ev->ts_ns);
 		make_window(&w, r, ev, expected);
-		an_win_observe(r->res, &ent->fail, &w);
+		an_win_observe(k->res, &ent->fail, &w);
 		if (ent->fail.w.n_events == 1) {
 			char text[AN_WINDOW_EXPLAIN_LEN];
 
@@ -118,7 +118,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		}
 	} else {
 		make_window(&w, r, ev, expected);
-		an_replay_doubt(r, &ent->doubt, &w, true);
+		an_win_doubt_hiding(k->res, &ent->doubt, &w, true);
 	}
 	an_wintab_put(k->open, ent);
 	return 0;
@@ -127,6 +127,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 /**
  * an_check_task_effective_attach() - attach check task_effective
  * @r: replay
+ * @res: where its windows and counters go, borrowed for @r's life
  * @d: diagnostic on failure
  *
  * Compares uclamp_task_eff effective values with model_task_eff()
@@ -134,7 +135,8 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
  *
  * Return: 0 or -ENOMEM.
  */
-int an_check_task_effective_attach(struct an_replay *r, struct an_diag *d)
+int an_check_task_effective_attach(struct an_replay *r, struct an_results *res,
+				   struct an_diag *d)
 {
 	static const struct an_observer obs = {
 		.name = "task_effective", .event = on_event,
@@ -142,5 +144,5 @@ int an_check_task_effective_attach(struct an_replay *r, struct an_diag *d)
 		.skip = AN_OBS_NO_BEFORE, .only = AN_OBS_ONLY_TYPE, .type = AN_EV_UCLAMP_TASK_EFF,
 	};
 
-	return an_keyed_attach(r, &obs, d);
+	return an_keyed_attach(r, res, &obs, d);
 }

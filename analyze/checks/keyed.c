@@ -10,7 +10,7 @@
 #include "lib/malloc.h"
 
 struct close_ctx {
-	struct an_replay *r;
+	struct an_results *res;
 	uint64_t end_ns;
 };
 
@@ -18,14 +18,14 @@ static void close_one(struct an_wintab_ent *e, void *ctx)
 {
 	struct close_ctx *c = ctx;
 
-	an_win_close(c->r->res, &e->fail, c->end_ns);
-	an_win_close(c->r->res, &e->doubt, c->end_ns);
+	an_win_close(c->res, &e->fail, c->end_ns);
+	an_win_close(c->res, &e->doubt, c->end_ns);
 }
 
 static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
 {
 	struct an_keyed *k = ctx;
-	struct close_ctx c = { r, end_ns };
+	struct close_ctx c = { k->res, end_ns };
 
 	if (k->finish)
 		k->finish(k, r, end_ns);
@@ -40,7 +40,8 @@ static void on_free(void *ctx)
 	free(k);
 }
 
-int an_keyed_attach(struct an_replay *r, const struct an_observer *obs, struct an_diag *d)
+int an_keyed_attach(struct an_replay *r, struct an_results *res, const struct an_observer *obs,
+		    struct an_diag *d)
 {
 	struct an_keyed *k = an_calloc(1, sizeof(*k));
 	struct an_observer o = *obs;
@@ -49,6 +50,7 @@ int an_keyed_attach(struct an_replay *r, const struct an_observer *obs, struct a
 		free(k);
 		return an_diag_fail(d, -ENOMEM, "out of memory");
 	}
+	k->res = res;
 	k->finish = obs->finish;
 	o.finish = on_finish;
 	o.free = on_free;

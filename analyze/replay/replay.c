@@ -39,23 +39,6 @@ bool an_replay_is_enabled(const struct an_replay *r, enum an_check_id id)
 	return !r->opts.checks || (r->opts.checks & AN_CHECK_BIT(id));
 }
 
-/* ---- UNDECIDED windows ---- */
-
-void an_replay_doubt(struct an_replay *r, struct an_win_track *t,
-		     const struct an_window *obs, bool is_hiding)
-{
-	if (is_hiding)
-		r->res->stats[obs->check].is_hiding = true;
-	an_win_doubt(r->res, t, obs);
-}
-
-void an_replay_doubt_close(struct an_replay *r, struct an_win_track *t, uint64_t ts_ns)
-{
-	an_win_close(r->res, t, ts_ns);
-}
-
-/* ---- platform, policies, start ---- */
-
 static const char *release_of(const struct an_replay *r)
 {
 	if (r->kernel_opt[0])
@@ -207,7 +190,7 @@ int an_replay_new(const struct an_replay_opts *opts, struct an_results *res,
 	for (unsigned int i = 0; i < an_checks_nr_builtin; i++) {
 		if (!an_replay_is_enabled(r, an_checks_builtin[i].id))
 			continue;
-		err = an_checks_builtin[i].attach(r, d);
+		err = an_checks_builtin[i].attach(r, res, d);
 		if (err)
 			goto out_free;
 	}

@@ -77,11 +77,13 @@ struct an_observer {
  * struct an_check_desc - one check the replay can attach
  * @id: its check id
  * @attach: allocate the check's state and register its observers with
- *	    an_replay_add_observer(); return 0 or a negative code (with @d)
+ *	    an_replay_add_observer(); its windows and counters go to @res
+ *	    (borrowed for the replay's life). Return 0 or a negative code
+ *	    (with @d)
  */
 struct an_check_desc {
 	enum an_check_id id;
-	int (*attach)(struct an_replay *r, struct an_diag *d);
+	int (*attach)(struct an_replay *r, struct an_results *res, struct an_diag *d);
 };
 
 /* The checks an_replay_new() attaches, in this order (analyze/checks/checks.c). */
@@ -152,26 +154,5 @@ void an_replay_free(struct an_replay *r);
  * Return: true or false.
  */
 bool an_replay_is_enabled(const struct an_replay *r, enum an_check_id id);
-
-/**
- * an_replay_doubt() - an observation a check could not judge
- * @r: replay
- * @t: the key's UNDECIDED tracker (separate from its FAIL tracker)
- * @obs: check, cpu, pid, ts_start_ns, rule, message
- * @is_hiding: the doubt may hide a failure (sets stats.is_hiding; exit 3)
- *
- * Consecutive doubts of one key coalesce into one UNDECIDED window, like
- * an_win_observe() does for FAIL windows; an_replay_doubt_close() ends it.
- */
-void an_replay_doubt(struct an_replay *r, struct an_win_track *t,
-		     const struct an_window *obs, bool is_hiding);
-
-/**
- * an_replay_doubt_close() - end the key's open UNDECIDED window, if any
- * @r: replay
- * @t: the key's UNDECIDED tracker
- * @ts_ns: last instant of the doubt
- */
-void an_replay_doubt_close(struct an_replay *r, struct an_win_track *t, uint64_t ts_ns);
 
 #endif /* UCVAL_ANALYZE_REPLAY_REPLAY_H */
