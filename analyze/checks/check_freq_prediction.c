@@ -39,7 +39,6 @@
 #include "analyze/checks/checks.h"
 #include "analyze/checks/freqstate.h"
 #include "lib/malloc.h"
-#include "analyze/store/series.h"
 #include "analyze/checks/explain.h"
 
 #define CHECK		AN_CHECK_FREQ_PREDICTION
@@ -518,8 +517,10 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 	}
 	count(k, pp, &j, is_change, lo);
 	an_fq_key_judge(r, k->res, &pp->key, &j, &k->tally);
-	an_series_freq(r, (int)(p - r->policy), now, has_obs, j.obs_khz, has_pred, lo,
-		       j.is_decidable, j.lo_khz, j.hi_khz);
+	if (k->res->freq_sink.freq)
+		k->res->freq_sink.freq(k->res->freq_sink.ctx, r, (int)(p - r->policy), now,
+				       has_obs, j.obs_khz, has_pred, lo, j.is_decidable,
+				       j.lo_khz, j.hi_khz);
 	pp->was_busy = is_busy;
 }
 

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "analyze/checks/freqstate.h"
-#include "analyze/store/series.h"
 
 /* ns per µs: rate_limit_us and tick_us to trace time. */
 #define NSEC_PER_USEC	1000ULL
@@ -248,6 +247,18 @@ static bool is_enqueue_or_dequeue(const struct an_replay *r, uint64_t ts, int cp
 	       (r->ev->type == AN_EV_SCHED_SWITCH || an_event_is_enqueue(r->ev->type));
 }
 
+/* A bound check's key changes at @ts: its bound goes to the frequency sink. */
+static void sink_bound(struct an_results *res, const struct an_replay *r,
+		       const struct an_fq_judgement *j, uint64_t ts)
+{
+	bool is_floor = j->check == AN_CHECK_FREQ_BELOW_MIN_CLAMP;
+
+	if (j->check == AN_CHECK_FREQ_PREDICTION || !res->freq_sink.bound)
+		return;
+	res->freq_sink.bound(res->freq_sink.ctx, r, j->cpu, is_floor, ts, j->is_decidable,
+			     j->obs_khz, is_floor ? j->lo_khz : j->hi_khz);
+}
+
 /**
  * an_fq_key_change() - an_fq_key_judge() when the judgement may change the key
  * @r: replay
@@ -278,10 +289,7 @@ void an_fq_key_change(struct an_replay *r, struct an_results *res, struct an_fq_
 		return;
 	if (k->has_state && ts < k->since_ns)
 		ts = k->since_ns;
-	if (j->check != AN_CHECK_FREQ_PREDICTION)
-		an_series_bound(r, j->cpu, j->check == AN_CHECK_FREQ_BELOW_MIN_CLAMP, ts,
-				j->is_decidable, j->obs_khz,
-				j->check == AN_CHECK_FREQ_BELOW_MIN_CLAMP ? j->lo_khz : j->hi_khz);
+	sink_bound(res, r, j, ts);
 	/* the kernel moved while the accepted range stayed, or the reverse */
 	is_obs_moved = k->has_state && k->is_decidable && j->is_decidable &&
 		       j->obs_khz != k->obs_khz && j->lo_khz == k->lo_khz && j->hi_khz == k->hi_khz;

@@ -199,6 +199,8 @@ int an_replay_new(const struct an_replay_opts *opts, struct an_results *res,
 		err = an_diag_fail(d, -ENOMEM, "out of memory");
 		goto out_free;
 	}
+	if (res->series)
+		res->freq_sink = an_series_freq_sink(res->series);
 	*out = r;
 	return 0;
 

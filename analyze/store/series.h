@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analyze/checks/check.h"
 #include "analyze/read/event.h"
 #include "analyze/store/recbuf.h"
 #include "model/schedutil.h"
@@ -159,11 +160,7 @@ struct an_replay;
 void an_series_init(struct an_series *s);
 void an_series_release(struct an_series *s);
 int an_series_attach(struct an_replay *r, struct an_series *s);
-void an_series_freq(struct an_replay *r, int policy_index, uint64_t ts_ns, bool has_obs,
-		    unsigned int obs_khz, bool has_pred, unsigned int pred_khz, bool is_decidable,
-		    unsigned int lo_khz, unsigned int hi_khz);
-void an_series_bound(struct an_replay *r, int cpu, bool is_floor, uint64_t ts_ns,
-		     bool is_decidable, unsigned int obs_khz, unsigned int khz);
+struct an_freq_sink an_series_freq_sink(struct an_series *s);
 int an_series_for_each(struct an_series *s, int (*fn)(void *ctx, const struct an_series_rec *rec),
 		       void *ctx);
 
