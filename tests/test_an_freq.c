@@ -851,7 +851,7 @@ static struct an_replay *replay_juno(unsigned int grace_us, struct an_results *r
 	o.trace_kernel = "4.11.0-rc6";
 	an_results_init(res, an_test_sink, c);
 	assert_int_equal(an_reader_open(path, &rd, &d), 0);
-	assert_int_equal(an_replay_new(&o, res, &r, &d), 0);
+	assert_int_equal(an_analyze_replay_new(&o, res, &r, &d), 0);
 	while ((err = an_reader_next(rd, &ev, &d)) == 1) {
 		assert_int_equal(an_replay_event(r, &ev, &d), 0);
 		last = ev.ts_ns > last ? ev.ts_ns : last;
@@ -1016,7 +1016,7 @@ static void test_policy_memo(void **state)
 	assert_non_null(fp);
 	an_results_init(&res, NULL, NULL);
 	assert_int_equal(an_reader_open_stream(fp, "memo", &rd, &d), 0);
-	assert_int_equal(an_replay_new(NULL, &res, &r, &d), 0);
+	assert_int_equal(an_analyze_replay_new(NULL, &res, &r, &d), 0);
 	assert_int_equal(an_replay_add_observer(r, &obs), 0);
 	while (an_reader_next(rd, &ev, &d) == 1)
 		assert_int_equal(an_replay_event(r, &ev, &d), 0);

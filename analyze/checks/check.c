@@ -42,6 +42,18 @@ const char *an_check_name(enum an_check_id check)
 }
 
 /**
+ * an_check_is_enabled() - whether a set of checks holds @id
+ * @checks: AN_CHECK_BIT() of each check of the set; 0 means all
+ * @id: the check
+ *
+ * Return: true or false.
+ */
+bool an_check_is_enabled(uint32_t checks, enum an_check_id id)
+{
+	return !checks || (checks & AN_CHECK_BIT(id));
+}
+
+/**
  * an_check_from_name() - the check whose check_id is @name
  * @name: "rq_clamp", ...
  * @out: the check

@@ -33,6 +33,10 @@ enum an_check_id {
 	AN_CHECK__COUNT
 };
 
+/* Bit of a set of checks (an_replay_opts.checks) for a check. */
+#define AN_CHECK_BIT(id)	(UINT32_C(1) << (id))
+#define AN_CHECKS_ALL		((UINT32_C(1) << AN_CHECK__COUNT) - 1)
+
 enum an_verdict {
 	AN_PASS,
 	AN_FAIL,
@@ -177,6 +181,7 @@ void an_win_discard(struct an_win_track *t);
 bool an_explain_line(char *buf, size_t size, size_t *at, const char *rule, const char *label,
 		     long long value);
 const char *an_check_name(enum an_check_id check);
+bool an_check_is_enabled(uint32_t checks, enum an_check_id id);
 int an_check_from_name(const char *name, enum an_check_id *out);
 enum an_verdict an_check_verdict(const struct an_check_stats *s);
 const char *an_verdict_name(enum an_verdict v);

@@ -2,10 +2,10 @@
 /*
  * analyze/checks/check_trace_integrity.c - check trace_integrity (events.md §4).
  *
- * The replay finds the problems (replay.c, inspect()) because it must react
- * to them: lost events make it forget every runqueue, a timestamp going back
- * makes its CPU UNDECIDED up to the latest earlier timestamp. This check only
- * reports each problem as one FAIL window:
+ * The replay finds the problems (sched.c, an_sched_inspect()) because it
+ * must react to them: lost events make it forget every runqueue, a timestamp
+ * going back makes its CPU UNDECIDED up to the latest earlier timestamp. This
+ * check only reports each problem as one FAIL window:
  *
  *  EV-LOST   the trace lost events on a CPU: from that CPU's previous event
  *	      to the event after the loss; expected 0, observed the count

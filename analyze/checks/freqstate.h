@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "analyze/checks/check.h"
 #include "analyze/replay/replay.h"
 
 /* No lower bound (floor of an idle CPU, unknown expectation). */

@@ -10,8 +10,9 @@
 
 #include <stdint.h>
 
-#include "analyze/checks/wintab.h"
+#include "analyze/checks/check.h"
 #include "analyze/replay/replay.h"
+#include "analyze/checks/wintab.h"
 
 /**
  * struct an_keyed - the state of a check keyed by task: the context its

@@ -12,12 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/checks/freqstate.h"
 #include "lib/malloc.h"
 #include "analyze/replay/replay.h"
 #include "analyze/replay/requests.h"
 #include "analyze/replay/sched.h"
-#include "analyze/store/series.h"
 #include "analyze/replay/tasks.h"
 #include "analyze/replay/tgroups.h"
 #include "lib/vec.h"
@@ -33,11 +31,6 @@ struct an_obs_call {
 
 /* First mainline release with uclamp (uclamp-mainline.md §1). */
 #define KVER_MAINLINE	MODEL_KVER(5, 3, 0)
-
-bool an_replay_is_enabled(const struct an_replay *r, enum an_check_id id)
-{
-	return !r->opts.checks || (r->opts.checks & AN_CHECK_BIT(id));
-}
 
 static const char *release_of(const struct an_replay *r)
 {
@@ -157,7 +150,7 @@ int an_replay_add_observer(struct an_replay *r, const struct an_observer *obs)
 	return 0;
 }
 
-int an_replay_new(const struct an_replay_opts *opts, struct an_results *res,
+int an_replay_new(const struct an_replay_opts *opts, const int *shared_err,
 		  struct an_replay **out, struct an_diag *d)
 {
 	struct an_replay *r = an_calloc(1, sizeof(*r));
@@ -168,7 +161,7 @@ int an_replay_new(const struct an_replay_opts *opts, struct an_results *res,
 		return an_diag_fail(d, -ENOMEM, "out of memory");
 	if (opts)
 		r->opts = *opts;
-	r->res = res;
+	r->shared_err = shared_err;
 	if (r->opts.kernel)
 		snprintf(r->kernel_opt, sizeof(r->kernel_opt), "%s", r->opts.kernel);
 	if (r->opts.trace_kernel)
@@ -187,26 +180,18 @@ int an_replay_new(const struct an_replay_opts *opts, struct an_results *res,
 		err = an_diag_fail(d, -ENOMEM, "out of memory");
 		goto out_free;
 	}
-	for (unsigned int i = 0; i < an_checks_nr_builtin; i++) {
-		if (!an_replay_is_enabled(r, an_checks_builtin[i].id))
-			continue;
-		err = an_checks_builtin[i].attach(r, res, d);
-		if (err)
-			goto out_free;
-	}
-	/* last, so that it sees each event after every check did */
-	if (res->series && an_series_attach(r, res->series)) {
-		err = an_diag_fail(d, -ENOMEM, "out of memory");
-		goto out_free;
-	}
-	if (res->series)
-		res->freq_sink = an_series_freq_sink(res->series);
 	*out = r;
 	return 0;
 
 out_free:
 	an_replay_free(r);
 	return err;
+}
+
+/* The error the observers share (an_replay_new()), 0 when none. */
+static int observers_err(const struct an_replay *r)
+{
+	return r->shared_err ? *r->shared_err : 0;
 }
 
 /* The event is one an observer with an_observer.only acts on. */
@@ -233,7 +218,7 @@ static int notify(struct an_replay *r, const struct an_event *ev, bool after)
 		if (err)
 			return err;
 	}
-	return r->res->err;
+	return observers_err(r);
 }
 
 static bool is_setup_marker(const struct an_event *ev)
@@ -325,7 +310,7 @@ int an_replay_finish(struct an_replay *r, uint64_t end_ns)
 	for (size_t i = 0; i < r->nr_obs; i++)
 		if (r->obs[i].finish)
 			r->obs[i].finish(r->obs[i].ctx, r, end_ns);
-	return r->res->err;
+	return observers_err(r);
 }
 
 void an_replay_free(struct an_replay *r)

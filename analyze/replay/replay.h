@@ -9,10 +9,11 @@
  * observer can compare an observation with the model at that very instant,
  * either side of it. The state observers read is struct an_replay (state.h).
  *
- * Per-check lifecycles: a check is a struct an_check_desc (check id and an
- * attach function) listed in an_checks_builtin[] (analyze/checks/checks.c). For
- * each enabled check, an_replay_new() calls attach(), which allocates the
- * check's context and registers one or more observers.
+ * An observer (struct an_observer) is callbacks and a context: the replay
+ * knows nothing else of what watches it. Whoever makes a replay attaches
+ * them: the analysis (analyze/analyze.c) the enabled checks of
+ * analyze/checks/checks.c, then the series of analyze/store/series.c; tests
+ * their probes.
  */
 #ifndef UCVAL_ANALYZE_REPLAY_REPLAY_H
 #define UCVAL_ANALYZE_REPLAY_REPLAY_H
@@ -20,14 +21,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "analyze/checks/check.h"
 #include "lib/diag.h"
 #include "analyze/read/event.h"
 #include "analyze/replay/state.h"
-
-/* Bit of an_replay_opts.checks for a check. */
-#define AN_CHECK_BIT(id)	(UINT32_C(1) << (id))
-#define AN_CHECKS_ALL		((UINT32_C(1) << AN_CHECK__COUNT) - 1)
 
 /**
  * struct an_observer - a check (or anything else) watching the replay
@@ -74,36 +70,21 @@ struct an_observer {
 #define AN_OBS_ONLY_TYPE	2u	/* an_observer.only: events of an_observer.type */
 
 /**
- * struct an_check_desc - one check the replay can attach
- * @id: its check id
- * @attach: allocate the check's state and register its observers with
- *	    an_replay_add_observer(); its windows and counters go to @res
- *	    (borrowed for the replay's life). Return 0 or a negative code
- *	    (with @d)
- */
-struct an_check_desc {
-	enum an_check_id id;
-	int (*attach)(struct an_replay *r, struct an_results *res, struct an_diag *d);
-};
-
-/* The checks an_replay_new() attaches, in this order (analyze/checks/checks.c). */
-extern const struct an_check_desc an_checks_builtin[];
-extern const unsigned int an_checks_nr_builtin;
-
-/**
- * an_replay_new() - a replay ready for the first event
+ * an_replay_new() - a replay ready for the first event, without observers
  * @opts: options, copied (may be NULL for all defaults)
- * @res: results that receive windows and counters (an_results_init() done by
- *	 the caller), borrowed for the replay's life
+ * @shared_err: where the observers record the first error of what they share
+ *		(the window sink's, an_results.err), or NULL; borrowed for the
+ *		replay's life. A non-zero value there after a round of observer
+ *		calls stops the replay: an_replay_event() and an_replay_finish()
+ *		return it.
  * @out: the new replay, to be freed with an_replay_free()
  * @d: diagnostic on failure (platform file: file, line, reason)
  *
- * Reads the platform file if any and attaches the enabled checks of
- * an_checks_builtin[].
+ * Reads the platform file if any.
  *
  * Return: 0, -ENOMEM, -EINVAL (bad option), or the platform loader's code.
  */
-int an_replay_new(const struct an_replay_opts *opts, struct an_results *res,
+int an_replay_new(const struct an_replay_opts *opts, const int *shared_err,
 		  struct an_replay **out, struct an_diag *d);
 
 /**
@@ -125,7 +106,7 @@ int an_replay_add_observer(struct an_replay *r, const struct an_observer *obs);
  * @d: diagnostic on failure
  *
  * Return: 0, or a negative code: -ENOMEM, the model could not start (bad
- * configuration, with @d), or an observer's or the window sink's error.
+ * configuration, with @d), an observer's error, or the shared one.
  */
 int an_replay_event(struct an_replay *r, const struct an_event *ev, struct an_diag *d);
 
@@ -136,7 +117,7 @@ int an_replay_event(struct an_replay *r, const struct an_event *ev, struct an_di
  *
  * Calls every observer's finish; they close their windows at @end_ns.
  *
- * Return: 0 or the first error of the window sink (res->err).
+ * Return: 0 or the shared error of the observers (an_replay_new()).
  */
 int an_replay_finish(struct an_replay *r, uint64_t end_ns);
 
@@ -145,14 +126,5 @@ int an_replay_finish(struct an_replay *r, uint64_t end_ns);
  * @r: replay, may be NULL
  */
 void an_replay_free(struct an_replay *r);
-
-/**
- * an_replay_is_enabled() - whether check @id was enabled by the options
- * @r: replay
- * @id: check
- *
- * Return: true or false.
- */
-bool an_replay_is_enabled(const struct an_replay *r, enum an_check_id id);
 
 #endif /* UCVAL_ANALYZE_REPLAY_REPLAY_H */

@@ -64,7 +64,8 @@
  *	      (events.md §4)
  * @early_us: how long before the trace event that shows its cause the
  *	      kernel may act (MODEL_SU_EARLY_NS); 0: that default
- * @checks: AN_CHECK_BIT() of each enabled check; 0 means all
+ * @checks: the checks to attach, for whoever attaches them (analyze.c:
+ *	    AN_CHECK_BIT() of each, 0 means all); the replay does not read it
  * @platform_path: `--platform FILE` (format in platform.h), or NULL
  * @platform: a platform already parsed (tests), or NULL; wins over
  *	      @platform_path. Borrowed: only read during an_replay_new()
@@ -352,7 +353,6 @@ struct an_replay_step {
 	struct an_replay_req req;
 };
 
-struct an_results;
 struct an_observer;	/* the observers (replay.h, replay.c) */
 struct an_obs_call;
 struct an_tasks;	/* pid -> struct an_task (tasks.c) */
@@ -361,7 +361,6 @@ struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
 /**
  * struct an_replay - the replay's state, readable by observers
  * @opts: the options (copied; borrowed pointers are not kept)
- * @res: the results windows and counters go to (borrowed)
  * @is_started: the model is initialised (at the first event that is not a
  *		platform/cpu marker and not AN_EV_UNKNOWN); observers run
  *		only from then on
@@ -404,7 +403,6 @@ struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
  */
 struct an_replay {
 	struct an_replay_opts opts;
-	struct an_results *res;
 	bool is_started;
 	enum model_variant variant;
 	const char *model_source;
@@ -446,6 +444,7 @@ struct an_replay {
 	struct an_walk walk;
 	struct an_observer *obs;
 	size_t nr_obs, alloc_obs;
+	const int *shared_err;		/* an_replay_new() */
 	struct an_obs_call *calls[2];	/* by phase: before, after the model */
 	size_t nr_calls[2], alloc_calls[2];
 	int *dirty;			/* CPUs with step flags (is_eval, is_clamp_changed) */

@@ -6,11 +6,13 @@
  * computed from.
  *
  * The caller owns a struct an_series and hands it to the analysis in
- * an_results.series; the replay then attaches one more observer that fills
- * it. Intervals are coalesced (a row when a value changes, not per event)
- * and kept in a record buffer that spills to a temporary file, so memory
- * grows with tasks and CPUs, never with events. Without a series nothing is
- * recorded and nothing costs.
+ * an_results.series; the analysis (analyze.c) then attaches one more
+ * observer that fills it (an_series_attach()) and points the frequency
+ * checks' an_results.freq_sink at it (an_series_freq_sink()). Intervals are
+ * coalesced (a row when a value changes, not per event) and kept in a record
+ * buffer that spills to a temporary file, so memory grows with tasks and
+ * CPUs, never with events. Without a series nothing is recorded and nothing
+ * costs.
  */
 #ifndef UCVAL_ANALYZE_STORE_SERIES_H
 #define UCVAL_ANALYZE_STORE_SERIES_H
