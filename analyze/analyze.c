@@ -13,7 +13,9 @@
 
 #include "analyze/read/alias.h"
 #include "analyze/analyze.h"
+#include "analyze/checks/checks.h"
 #include "analyze/read/reader.h"
+#include "analyze/store/series.h"
 #include "lib/vec.h"
 
 #define PROGRESS_EVERY	1000000
@@ -46,9 +48,42 @@ static void fill_replay(struct an_summary *sum, const struct an_replay *r)
 
 static bool any_freq_check(const struct an_replay *r)
 {
-	return an_replay_is_enabled(r, AN_CHECK_FREQ_BELOW_MIN_CLAMP) ||
-	       an_replay_is_enabled(r, AN_CHECK_FREQ_ABOVE_MAX_CLAMP) ||
-	       an_replay_is_enabled(r, AN_CHECK_FREQ_PREDICTION);
+	return an_check_is_enabled(r->opts.checks, AN_CHECK_FREQ_BELOW_MIN_CLAMP) ||
+	       an_check_is_enabled(r->opts.checks, AN_CHECK_FREQ_ABOVE_MAX_CLAMP) ||
+	       an_check_is_enabled(r->opts.checks, AN_CHECK_FREQ_PREDICTION);
+}
+
+int an_analyze_replay_new(const struct an_replay_opts *opts, struct an_results *res,
+			  struct an_replay **out, struct an_diag *d)
+{
+	uint32_t checks = opts ? opts->checks : 0;
+	struct an_replay *r;
+	int err = an_replay_new(opts, &res->err, &r, d);
+
+	*out = NULL;
+	if (err)
+		return err;
+	for (unsigned int i = 0; i < an_checks_nr_builtin; i++) {
+		if (!an_check_is_enabled(checks, an_checks_builtin[i].id))
+			continue;
+		err = an_checks_builtin[i].attach(r, res, d);
+		if (err)
+			goto out_free;
+	}
+	/* last, so that it sees each event after every check did */
+	if (res->series) {
+		if (an_series_attach(r, res->series)) {
+			err = an_diag_fail(d, -ENOMEM, "out of memory");
+			goto out_free;
+		}
+		res->freq_sink = an_series_freq_sink(res->series);
+	}
+	*out = r;
+	return 0;
+
+out_free:
+	an_replay_free(r);
+	return err;
 }
 
 /*
@@ -502,7 +537,7 @@ int an_analyze_path(const char *path, const struct an_analyze_opts *opts,
 	ropts = opts->replay;
 	if (!ropts.trace_kernel)
 		ropts.trace_kernel = info->kernel_release;
-	err = an_replay_new(&ropts, res, &r, d);
+	err = an_analyze_replay_new(&ropts, res, &r, d);
 	if (err)
 		goto out_close;
 	f = aligned_alloc(FEED_LINE, sizeof(*f));

@@ -104,6 +104,22 @@ struct an_summary {
 };
 
 /**
+ * an_analyze_replay_new() - a replay with the analysis' observers attached:
+ * the checks @opts enables, in the order of an_checks_builtin[]
+ * (analyze/checks/checks.c), then the series of @res if it has one
+ * @opts: replay options, copied (may be NULL: every check, all defaults)
+ * @res: results (an_results_init() done by the caller) that receive the
+ *	 checks' windows and counters, and res->series; borrowed for the
+ *	 replay's life
+ * @out: the new replay, to be freed with an_replay_free()
+ * @d: diagnostic on failure
+ *
+ * Return: 0, -ENOMEM, or an_replay_new()'s error.
+ */
+int an_analyze_replay_new(const struct an_replay_opts *opts, struct an_results *res,
+			  struct an_replay **out, struct an_diag *d);
+
+/**
  * an_analyze_path() - analyze the trace at @path
  * @path: trace file (any supported format)
  * @opts: options, may be NULL for the defaults

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyze/analyze.h"
 #include "analyze/read/reader.h"
-#include "analyze/replay/replay.h"
 
 /* Windows one replay produced; more than it holds fails the test. */
 #define AN_TEST_MAX_WINDOWS	32
@@ -54,7 +54,7 @@ static inline struct an_replay *an_test_replay_pre(const struct an_event *pre, s
 
 	assert_non_null(fp);
 	assert_int_equal(an_reader_open_stream(fp, "row", &rd, &d), 0);
-	assert_int_equal(an_replay_new(opts, res, &r, &d), 0);
+	assert_int_equal(an_analyze_replay_new(opts, res, &r, &d), 0);
 	for (size_t i = 0; i < nr_pre; i++)
 		assert_int_equal(an_replay_event(r, &pre[i], &d), 0);
 	while ((err = an_reader_next(rd, &ev, &d)) == 1) {

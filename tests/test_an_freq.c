@@ -340,7 +340,7 @@ static const struct row {
 	/* a (max 300) runs: ceiling 1000000 from 10.006. schedutil runs inside
 	 * the enqueue of b (no clamp) and raises to 2000000 14 us before the
 	 * sched_wakeup that shows b: the kernel's move precedes the event that
-	 * explains it, by less than AN_FQ_EARLY_NS (100 us): no mismatch */
+	 * explains it, by less than MODEL_SU_EARLY_NS (100 us): no mismatch */
 	{ "events.md §4", "the kernel acts on an enqueue before its sched_wakeup", { 0 },
 	  AN_CHECK_FREQ_ABOVE_MAX_CLAMP,
 	  ML61 TASK(100, "util_max=300") TASK(200, "util_max=1024") FREQ(0, "10.000100", 1000000)
@@ -575,7 +575,7 @@ static const struct row {
 	  FREQ(0, "10.005000", 1500000) SW(0, "10.030000", 100, 120, "S", 0, 120),
 	  AN_FAIL, "0:10005000000-10013000000 1000000>1500000 S15", 1, 0 },
 	/* rate limit 1 ms: the kernel measures it on the rq clock between its
-	 * decisions; events 994 us apart are within AN_FQ_EARLY_NS of it */
+	 * decisions; events 994 us apart are within MODEL_SU_EARLY_NS of it */
 	{ "S15", "a change 6 us short of the rate limit is no violation", { 0 },
 	  AN_CHECK_FREQ_PREDICTION,
 	  ML510(1000) FREQ(0, "10.000100", 500000) SW(0, "10.001000", 0, 120, "R", 100, 120)
@@ -851,7 +851,7 @@ static struct an_replay *replay_juno(unsigned int grace_us, struct an_results *r
 	o.trace_kernel = "4.11.0-rc6";
 	an_results_init(res, an_test_sink, c);
 	assert_int_equal(an_reader_open(path, &rd, &d), 0);
-	assert_int_equal(an_replay_new(&o, res, &r, &d), 0);
+	assert_int_equal(an_analyze_replay_new(&o, res, &r, &d), 0);
 	while ((err = an_reader_next(rd, &ev, &d)) == 1) {
 		assert_int_equal(an_replay_event(r, &ev, &d), 0);
 		last = ev.ts_ns > last ? ev.ts_ns : last;
@@ -1016,7 +1016,7 @@ static void test_policy_memo(void **state)
 	assert_non_null(fp);
 	an_results_init(&res, NULL, NULL);
 	assert_int_equal(an_reader_open_stream(fp, "memo", &rd, &d), 0);
-	assert_int_equal(an_replay_new(NULL, &res, &r, &d), 0);
+	assert_int_equal(an_analyze_replay_new(NULL, &res, &r, &d), 0);
 	assert_int_equal(an_replay_add_observer(r, &obs), 0);
 	while (an_reader_next(rd, &ev, &d) == 1)
 		assert_int_equal(an_replay_event(r, &ev, &d), 0);

@@ -277,7 +277,7 @@ static void probe_open(struct probe_run *u, const char *text, size_t len, const 
 	assert_non_null(u->fp);
 	an_results_init(&u->res, NULL, NULL);
 	assert_int_equal(an_reader_open_stream(u->fp, name, &u->rd, &u->d), 0);
-	assert_int_equal(an_replay_new(&opts, &u->res, &u->r, &u->d), 0);
+	assert_int_equal(an_analyze_replay_new(&opts, &u->res, &u->r, &u->d), 0);
 }
 
 /* Replay the next event; false at the end. */

@@ -322,7 +322,7 @@ static void render_policy(struct an_series *s, int policy, char *buf, size_t len
  * policies are rebuilt (the first slot is now policy 7, with CPU 0; policy
  * 0 keeps CPU 1), so policy 0's row of CPU 0 must end there and policy 7
  * start its own: a row that repeats its values is kept only while the
- * policy stays the one it was composed for (an_series_freq(): the policy
+ * policy stays the one it was composed for (record_freq(): the policy
  * generation; update(): the row's policy and CPU). Until this test, the
  * row went on as policy 0 to the end, beside the new policy 0 row, and
  * policy 7 had none.

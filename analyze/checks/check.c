@@ -42,6 +42,18 @@ const char *an_check_name(enum an_check_id check)
 }
 
 /**
+ * an_check_is_enabled() - whether a set of checks holds @id
+ * @checks: AN_CHECK_BIT() of each check of the set; 0 means all
+ * @id: the check
+ *
+ * Return: true or false.
+ */
+bool an_check_is_enabled(uint32_t checks, enum an_check_id id)
+{
+	return !checks || (checks & AN_CHECK_BIT(id));
+}
+
+/**
  * an_check_from_name() - the check whose check_id is @name
  * @name: "rq_clamp", ...
  * @out: the check
@@ -194,6 +206,25 @@ void an_win_doubt(struct an_results *res, struct an_win_track *t,
 		  const struct an_window *obs)
 {
 	track(res, t, obs, false);
+}
+
+/**
+ * an_win_doubt_hiding() - an_win_doubt() of a doubt that may hide a failure
+ * @res: the results
+ * @t: the key's UNDECIDED tracker (separate from its FAIL tracker)
+ * @obs: as for an_win_observe()
+ * @is_hiding: the doubt may hide a failure: sets the check's
+ *	       an_check_stats.is_hiding (exit status 3)
+ *
+ * Consecutive doubts of one key coalesce into one UNDECIDED window, like
+ * an_win_observe() does for FAIL windows; an_win_close() ends it.
+ */
+void an_win_doubt_hiding(struct an_results *res, struct an_win_track *t,
+			 const struct an_window *obs, bool is_hiding)
+{
+	if (is_hiding)
+		res->stats[obs->check].is_hiding = true;
+	an_win_doubt(res, t, obs);
 }
 
 /**

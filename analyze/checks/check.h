@@ -33,6 +33,10 @@ enum an_check_id {
 	AN_CHECK__COUNT
 };
 
+/* Bit of a set of checks (an_replay_opts.checks) for a check. */
+#define AN_CHECK_BIT(id)	(UINT32_C(1) << (id))
+#define AN_CHECKS_ALL		((UINT32_C(1) << AN_CHECK__COUNT) - 1)
+
 enum an_verdict {
 	AN_PASS,
 	AN_FAIL,
@@ -91,6 +95,32 @@ struct an_series;
 
 typedef int (*an_window_sink_fn)(void *ctx, const struct an_window *w);
 
+struct an_replay;
+
+/**
+ * struct an_freq_sink - where the frequency checks send what they hold the
+ * kernel to, judgement by judgement (analyze/store/series.c records it in
+ * freq_intervals); NULL callbacks receive nothing
+ * @bound: freq_below_min_clamp and freq_above_max_clamp, whenever a key's
+ *	   state changes: the floor (@is_floor) of @cpu or the ceiling of the
+ *	   policy whose first CPU is @cpu, from @ts_ns; @is_decidable: the
+ *	   check could judge, @khz (grace included; 0: no floor, UINT_MAX: no
+ *	   ceiling) is in force and @obs_khz was observed
+ * @freq: freq_prediction at every judgement of policy @policy_index (into
+ *	  r->policy): the observed frequency (@has_obs, @obs_khz), the model's
+ *	  OPP (@has_pred, @pred_khz) and, when @is_decidable, the range
+ *	  @lo_khz..@hi_khz the kernel was held to, grace included
+ * @ctx: passed to both
+ */
+struct an_freq_sink {
+	void (*bound)(void *ctx, const struct an_replay *r, int cpu, bool is_floor,
+		      uint64_t ts_ns, bool is_decidable, unsigned int obs_khz, unsigned int khz);
+	void (*freq)(void *ctx, const struct an_replay *r, int policy_index, uint64_t ts_ns,
+		     bool has_obs, unsigned int obs_khz, bool has_pred, unsigned int pred_khz,
+		     bool is_decidable, unsigned int lo_khz, unsigned int hi_khz);
+	void *ctx;
+};
+
 /**
  * struct an_check_stats - counters of one check over one trace
  * @n_checked: observations compared with the model
@@ -118,6 +148,8 @@ struct an_check_stats {
  * @err: first error a sink returned; the analysis stops on it
  * @series: where the values over time are recorded (analyze/store/series.h), or
  *	    NULL (the default) to record none; set after an_results_init()
+ * @freq_sink: receives the frequency checks' bounds and predictions (the
+ *	       analysis points it at @series), or nothing (the default)
  */
 struct an_results {
 	struct an_check_stats stats[AN_CHECK__COUNT];
@@ -125,6 +157,7 @@ struct an_results {
 	void *sink_ctx;
 	int err;
 	struct an_series *series;
+	struct an_freq_sink freq_sink;
 };
 
 /**
@@ -148,6 +181,7 @@ void an_win_discard(struct an_win_track *t);
 bool an_explain_line(char *buf, size_t size, size_t *at, const char *rule, const char *label,
 		     long long value);
 const char *an_check_name(enum an_check_id check);
+bool an_check_is_enabled(uint32_t checks, enum an_check_id id);
 int an_check_from_name(const char *name, enum an_check_id *out);
 enum an_verdict an_check_verdict(const struct an_check_stats *s);
 const char *an_verdict_name(enum an_verdict v);
@@ -158,6 +192,8 @@ void an_win_observe(struct an_results *res, struct an_win_track *t,
 		    const struct an_window *obs);
 void an_win_doubt(struct an_results *res, struct an_win_track *t,
 		  const struct an_window *obs);
+void an_win_doubt_hiding(struct an_results *res, struct an_win_track *t,
+			 const struct an_window *obs, bool is_hiding);
 void an_win_agree(struct an_results *res, struct an_win_track *t, uint64_t ts_ns);
 void an_win_close(struct an_results *res, struct an_win_track *t, uint64_t ts_ns);
 void an_win_undecided(struct an_results *res, const struct an_window *w);

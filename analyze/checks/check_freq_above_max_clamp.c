@@ -54,6 +54,7 @@ struct ceil_util {
 };
 
 struct ceil_check {
+	struct an_results *res;
 	struct ceil_policy *pol;	/* per policy index (at most nr_cpus) */
 	struct ceil_util *util;		/* per CPU */
 	unsigned int nr_slots;
@@ -106,8 +107,8 @@ static void explain(const struct an_replay *r, const void *ctx, char *buf, size_
 				cp->stretch.max_khz);
 }
 
-static void drop_until(struct an_replay *r, const struct an_freq_policy *p,
-		       struct ceil_policy *cp, uint64_t before_ns)
+static void drop_until(struct an_replay *r, struct an_results *res,
+		       const struct an_freq_policy *p, struct ceil_policy *cp, uint64_t before_ns)
 {
 	uint64_t t;
 
@@ -127,7 +128,7 @@ static void drop_until(struct an_replay *r, const struct an_freq_policy *p,
 		for (unsigned int c = 0; c < p->su.nr_cpus && j.is_decidable; c++)
 			if (an_fq_cpu_undecidable(r, p->su.cpu[c], t, &j.is_hiding, &j.why))
 				j.is_decidable = false;
-		an_fq_key_judge(r, &cp->key, &j, NULL);
+		an_fq_key_judge(r, res, &cp->key, &j, NULL);
 	}
 }
 
@@ -142,7 +143,7 @@ static AN_NOINLINE void before(struct an_replay *r, struct ceil_check *k, uint64
 			continue;
 		an_fq_grace(r, p, &g);
 		an_fq_bound_elapse(&cp->bound, now, cp->was_busy, &g);
-		drop_until(r, p, cp, now);
+		drop_until(r, k->res, p, cp, now);
 	}
 }
 
@@ -230,7 +231,7 @@ static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
 		j.why = "no frequency observed yet";
 		an_fq_obs_doubt(r, p, &j);
 	}
-	an_fq_key_judge(r, &cp->key, &j, NULL);
+	an_fq_key_judge(r, k->res, &cp->key, &j, NULL);
 	cp->was_busy = is_busy;
 }
 
@@ -280,10 +281,10 @@ static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
 		return;
 	for (unsigned int i = 0; i < r->nr_policies && i < k->nr_slots; i++)
 		if (an_fq_policy_usable(&r->policy[i]))
-			drop_until(r, &r->policy[i], &k->pol[i], end_ns);
+			drop_until(r, k->res, &r->policy[i], &k->pol[i], end_ns);
 	for (unsigned int i = 0; i < k->nr_slots; i++)
-		an_fq_key_close(r, &k->pol[i].key, end_ns, NULL);
-	an_fq_set_input(r, CHECK, k->has_uclamp_event || an_fq_has_clamps(r),
+		an_fq_key_close(k->res, &k->pol[i].key, end_ns, NULL);
+	an_fq_set_input(r, k->res, CHECK, k->has_uclamp_event || an_fq_has_clamps(r),
 			"no input: no clamp known (no request, uclamp event or platform model)");
 }
 
@@ -299,6 +300,7 @@ static void on_free(void *ctx)
 /**
  * an_check_freq_above_max_clamp_attach() - attach check freq_above_max_clamp
  * @r: replay
+ * @res: where its windows and counters go, borrowed for @r's life
  * @d: diagnostic on failure
  *
  * Compares each policy's frequency with the ceiling of its CPUs' rq clamps
@@ -307,7 +309,8 @@ static void on_free(void *ctx)
  *
  * Return: 0 or -ENOMEM.
  */
-int an_check_freq_above_max_clamp_attach(struct an_replay *r, struct an_diag *d)
+int an_check_freq_above_max_clamp_attach(struct an_replay *r, struct an_results *res,
+					 struct an_diag *d)
 {
 	struct ceil_check *k = an_calloc(1, sizeof(*k));
 	struct an_observer obs = {
@@ -317,5 +320,6 @@ int an_check_freq_above_max_clamp_attach(struct an_replay *r, struct an_diag *d)
 
 	if (!k)
 		return an_diag_fail(d, -ENOMEM, "out of memory");
+	k->res = res;
 	return an_replay_add_observer(r, &obs);
 }

@@ -37,6 +37,7 @@ struct floor_cpu {
 };
 
 struct floor_check {
+	struct an_results *res;
 	struct floor_cpu *cpu;
 	bool *was_busy;		/* per policy index: busy since the last event */
 	unsigned int nr_cpus;
@@ -80,9 +81,10 @@ static void explain(const struct an_replay *r, const void *ctx, char *buf, size_
 }
 
 /* Judge @fc at @ts_ns with its bound in force, the key's observation kept. */
-static void rejudge(struct an_replay *r, const struct an_freq_policy *p, int cpu,
-		    struct floor_cpu *fc, uint64_t ts_ns)
+static void rejudge(struct an_replay *r, struct floor_check *k, const struct an_freq_policy *p,
+		    int cpu, uint64_t ts_ns)
 {
+	struct floor_cpu *fc = &k->cpu[cpu];
 	struct explain_ctx ec = { p, cpu };
 	struct an_fq_judgement j = {
 		.check = CHECK, .cpu = cpu, .ts_ns = ts_ns, .is_decidable = true,
@@ -96,7 +98,7 @@ static void rejudge(struct an_replay *r, const struct an_freq_policy *p, int cpu
 	/* an integrity window learnt since (lost events) covers this instant */
 	if (an_fq_cpu_undecidable(r, cpu, ts_ns, &j.is_hiding, &j.why))
 		j.is_decidable = false;
-	an_fq_key_judge(r, &fc->key, &j, NULL);
+	an_fq_key_judge(r, k->res, &fc->key, &j, NULL);
 }
 
 /* Grace ends before @before_ns, in time order per CPU. */
@@ -110,7 +112,7 @@ static void drop_until(struct an_replay *r, struct floor_check *k, const struct 
 
 		while (an_fq_bound_next_drop(&fc->bound, before_ns, &t)) {
 			an_fq_bound_drop(&fc->bound, t);
-			rejudge(r, p, cpu, fc, t);
+			rejudge(r, k, p, cpu, t);
 		}
 	}
 }
@@ -166,10 +168,10 @@ static int floor_of(const struct an_replay *r, const struct an_freq_policy *p, i
 	return 0;
 }
 
-static void judge_cpu(struct an_replay *r, const struct an_freq_policy *p, int cpu,
-		      struct floor_cpu *fc, bool is_eval, bool is_busy, bool has_obs,
-		      unsigned int obs)
+static void judge_cpu(struct an_replay *r, struct floor_check *k, const struct an_freq_policy *p,
+		      int cpu, bool is_eval, bool is_busy, bool has_obs, unsigned int obs)
 {
+	struct floor_cpu *fc = &k->cpu[cpu];
 	uint64_t now = r->step.ts_ns;
 	struct an_fq_times g;
 	struct explain_ctx ec = { p, cpu };
@@ -198,7 +200,7 @@ static void judge_cpu(struct an_replay *r, const struct an_freq_policy *p, int c
 		j.why = "no frequency observed yet";
 		an_fq_obs_doubt(r, p, &j);
 	}
-	an_fq_key_judge(r, &fc->key, &j, NULL);
+	an_fq_key_judge(r, k->res, &fc->key, &j, NULL);
 }
 
 static AN_NOINLINE void after(struct an_replay *r, struct floor_check *k, const struct an_event *ev)
@@ -214,8 +216,7 @@ static AN_NOINLINE void after(struct an_replay *r, struct floor_check *k, const 
 		is_busy = an_fq_policy_busy(r, p);
 		has_obs = an_fq_policy_observed(r, p, &obs);
 		for (unsigned int c = 0; c < p->su.nr_cpus; c++)
-			judge_cpu(r, p, p->su.cpu[c], &k->cpu[p->su.cpu[c]], is_eval, is_busy,
-				  has_obs, obs);
+			judge_cpu(r, k, p, p->su.cpu[c], is_eval, is_busy, has_obs, obs);
 		k->was_busy[i] = is_busy;
 	}
 }
@@ -247,8 +248,8 @@ static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
 		if (an_fq_policy_usable(&r->policy[i]))
 			drop_until(r, k, &r->policy[i], end_ns);
 	for (unsigned int c = 0; c < k->nr_cpus; c++)
-		an_fq_key_close(r, &k->cpu[c].key, end_ns, NULL);
-	an_fq_set_input(r, CHECK, k->has_uclamp_event || an_fq_has_clamps(r),
+		an_fq_key_close(k->res, &k->cpu[c].key, end_ns, NULL);
+	an_fq_set_input(r, k->res, CHECK, k->has_uclamp_event || an_fq_has_clamps(r),
 			"no input: no clamp known (no request, uclamp event or platform model)");
 }
 
@@ -264,6 +265,7 @@ static void on_free(void *ctx)
 /**
  * an_check_freq_below_min_clamp_attach() - attach check freq_below_min_clamp
  * @r: replay
+ * @res: where its windows and counters go, borrowed for @r's life
  * @d: diagnostic on failure
  *
  * Compares each running CPU's policy frequency with the floor of its rq
@@ -272,7 +274,8 @@ static void on_free(void *ctx)
  *
  * Return: 0 or -ENOMEM.
  */
-int an_check_freq_below_min_clamp_attach(struct an_replay *r, struct an_diag *d)
+int an_check_freq_below_min_clamp_attach(struct an_replay *r, struct an_results *res,
+					 struct an_diag *d)
 {
 	struct floor_check *k = an_calloc(1, sizeof(*k));
 	struct an_observer obs = {
@@ -282,5 +285,6 @@ int an_check_freq_below_min_clamp_attach(struct an_replay *r, struct an_diag *d)
 
 	if (!k)
 		return an_diag_fail(d, -ENOMEM, "out of memory");
+	k->res = res;
 	return an_replay_add_observer(r, &obs);
 }

@@ -39,7 +39,6 @@
 #include "analyze/checks/checks.h"
 #include "analyze/checks/freqstate.h"
 #include "lib/malloc.h"
-#include "analyze/store/series.h"
 #include "analyze/checks/explain.h"
 
 #define CHECK		AN_CHECK_FREQ_PREDICTION
@@ -85,6 +84,7 @@ struct pred_policy {
 };
 
 struct pred_check {
+	struct an_results *res;
 	struct pred_cpu *cpu;
 	struct pred_policy *pol;	/* per policy index (at most nr_cpus) */
 	unsigned int nr_cpus;
@@ -194,7 +194,7 @@ static void drop_until(struct an_replay *r, struct pred_check *k, const struct a
 		for (unsigned int c = 0; c < p->su.nr_cpus && j.is_decidable; c++)
 			if (an_fq_cpu_undecidable(r, p->su.cpu[c], j.ts_ns, &j.is_hiding, &j.why))
 				j.is_decidable = false;
-		an_fq_key_judge(r, &pp->key, &j, &k->tally);
+		an_fq_key_judge(r, k->res, &pp->key, &j, &k->tally);
 	}
 }
 
@@ -401,7 +401,7 @@ static void rate_check(struct an_replay *r, struct pred_check *k, const struct a
 		ref = pp->run_ns;
 	if (p->has_rate_limit && pp->has_change && !pp->is_exempt) {
 		k->fig.n_rate_checked++;
-		r->res->stats[CHECK].n_checked++;
+		k->res->stats[CHECK].n_checked++;
 		/*
 		 * The kernel measures the rate limit between its decisions on the
 		 * rq clock. When schedutil_util gives that clock for both
@@ -429,8 +429,8 @@ static void rate_check(struct an_replay *r, struct pred_check *k, const struct a
 				 (unsigned long long)(gap_ns / NSEC_PER_USEC),
 				 has_clock && pp->has_change_clock ? " on the rq clock" : "",
 				 p->su.rate_limit_us);
-			an_win_observe(r->res, &pp->rate_fail, &w);
-			an_win_close(r->res, &pp->rate_fail, allowed > now ? allowed : now);
+			an_win_observe(k->res, &pp->rate_fail, &w);
+			an_win_close(k->res, &pp->rate_fail, allowed > now ? allowed : now);
 		}
 	}
 	pp->has_change = true;
@@ -516,9 +516,11 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 		an_fq_obs_doubt(r, p, &j);
 	}
 	count(k, pp, &j, is_change, lo);
-	an_fq_key_judge(r, &pp->key, &j, &k->tally);
-	an_series_freq(r, (int)(p - r->policy), now, has_obs, j.obs_khz, has_pred, lo,
-		       j.is_decidable, j.lo_khz, j.hi_khz);
+	an_fq_key_judge(r, k->res, &pp->key, &j, &k->tally);
+	if (k->res->freq_sink.freq)
+		k->res->freq_sink.freq(k->res->freq_sink.ctx, r, (int)(p - r->policy), now,
+				       has_obs, j.obs_khz, has_pred, lo, j.is_decidable,
+				       j.lo_khz, j.hi_khz);
 	pp->was_busy = is_busy;
 }
 
@@ -586,8 +588,8 @@ static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
 		if (an_fq_policy_usable(&r->policy[i]))
 			drop_until(r, k, &r->policy[i], &k->pol[i], end_ns);
 	for (unsigned int i = 0; i < k->nr_cpus; i++) {
-		an_fq_key_close(r, &k->pol[i].key, end_ns, &k->tally);
-		an_win_close(r->res, &k->pol[i].rate_fail, end_ns);
+		an_fq_key_close(k->res, &k->pol[i].key, end_ns, &k->tally);
+		an_win_close(k->res, &k->pol[i].rate_fail, end_ns);
 	}
 	k->fig.n_intervals = k->tally.n_ok + k->tally.n_bad;
 	k->fig.n_matched = k->tally.n_ok;
@@ -595,7 +597,7 @@ static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
 	k->fig.matched_ns = k->tally.ok_ns;
 	k->fig.mismatched_ns = k->tally.bad_ns;
 	k->fig.undecided_ns = k->tally.undecided_ns;
-	an_fq_set_input(r, CHECK, k->has_util_event,
+	an_fq_set_input(r, k->res, CHECK, k->has_util_event,
 			"no input: needs a util signal (sched_pelt_cfs of \"/\", uclamp_util_cfs "
 			"or schedutil_util)");
 	summarize(r, k);
@@ -634,6 +636,7 @@ int an_freq_prediction_figures(const struct an_replay *r, struct an_freq_figures
 /**
  * an_check_freq_prediction_attach() - attach check freq_prediction
  * @r: replay
+ * @res: where its windows and counters go, borrowed for @r's life
  * @d: diagnostic on failure
  *
  * Compares each policy's frequency with the OPP schedutil selects from the
@@ -643,7 +646,8 @@ int an_freq_prediction_figures(const struct an_replay *r, struct an_freq_figures
  *
  * Return: 0 or -ENOMEM.
  */
-int an_check_freq_prediction_attach(struct an_replay *r, struct an_diag *d)
+int an_check_freq_prediction_attach(struct an_replay *r, struct an_results *res,
+				    struct an_diag *d)
 {
 	struct pred_check *k = an_calloc(1, sizeof(*k));
 	struct an_observer obs = {
@@ -653,5 +657,6 @@ int an_check_freq_prediction_attach(struct an_replay *r, struct an_diag *d)
 
 	if (!k)
 		return an_diag_fail(d, -ENOMEM, "out of memory");
+	k->res = res;
 	return an_replay_add_observer(r, &obs);
 }

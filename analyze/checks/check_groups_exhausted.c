@@ -19,17 +19,13 @@
 #include <stdlib.h>
 
 #include "analyze/checks/checks.h"
-#include "lib/malloc.h"
+#include "analyze/checks/keyed.h"
 #include "analyze/checks/wintab.h"
-
-struct grp_check {
-	struct an_wintab *open;
-};
 
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
 {
-	struct grp_check *k = ctx;
-	struct an_check_stats *s = &r->res->stats[AN_CHECK_GROUPS_EXHAUSTED];
+	struct an_keyed *k = ctx;
+	struct an_check_stats *s = &k->res->stats[AN_CHECK_GROUPS_EXHAUSTED];
 	const struct an_replay_req *q = &r->step.req;
 	struct an_wintab_ent *ent;
 
@@ -53,47 +49,28 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		snprintf(w.message, sizeof(w.message),
 			 "request for pid %d succeeded while all %u clamp groups are in use",
 			 q->pid, r->sys.cfg.groups);
-		an_win_observe(r->res, &ent->fail, &w);
+		an_win_observe(k->res, &ent->fail, &w);
 	} else {
-		an_win_agree(r->res, &ent->fail, ev->ts_ns);
+		an_win_agree(k->res, &ent->fail, ev->ts_ns);
 	}
 	an_wintab_put(k->open, ent);
 	return 0;
 }
 
-struct close_ctx {
-	struct an_replay *r;
-	uint64_t end_ns;
-};
-
-static void close_one(struct an_wintab_ent *e, void *ctx)
-{
-	struct close_ctx *c = ctx;
-
-	an_win_close(c->r->res, &e->fail, c->end_ns);
-}
-
+/* Before the keyed windows close (keyed.c): why mainline checks nothing. */
 static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
 {
-	struct grp_check *k = ctx;
-	struct close_ctx c = { r, end_ns };
+	struct an_keyed *k = ctx;
 
+	(void)end_ns;
 	if (r->is_started && r->variant != MODEL_V3)
-		r->res->stats[AN_CHECK_GROUPS_EXHAUSTED].reason = "mainline has no clamp groups";
-	an_wintab_for_each(k->open, close_one, &c);
-}
-
-static void on_free(void *ctx)
-{
-	struct grp_check *k = ctx;
-
-	an_wintab_free(k->open);
-	free(k);
+		k->res->stats[AN_CHECK_GROUPS_EXHAUSTED].reason = "mainline has no clamp groups";
 }
 
 /**
  * an_check_groups_exhausted_attach() - attach check groups_exhausted
  * @r: replay
+ * @res: where its windows and counters go, borrowed for @r's life
  * @d: diagnostic on failure
  *
  * v3: a request the kernel accepted while the model found no free clamp
@@ -101,19 +78,14 @@ static void on_free(void *ctx)
  *
  * Return: 0 or -ENOMEM.
  */
-int an_check_groups_exhausted_attach(struct an_replay *r, struct an_diag *d)
+int an_check_groups_exhausted_attach(struct an_replay *r, struct an_results *res,
+				     struct an_diag *d)
 {
-	struct grp_check *k = an_calloc(1, sizeof(*k));
-	struct an_observer obs = {
+	static const struct an_observer obs = {
 		.name = "groups_exhausted", .event = on_event, .finish = on_finish,
 		/* on_event() acts after the model, on requests only */
 		.skip = AN_OBS_NO_BEFORE, .only = AN_OBS_ONLY_REQUEST,
-		.free = on_free, .ctx = k,
 	};
 
-	if (!k || an_wintab_new(&k->open)) {
-		free(k);
-		return an_diag_fail(d, -ENOMEM, "out of memory");
-	}
-	return an_replay_add_observer(r, &obs);
+	return an_keyed_attach(r, res, &obs, d);
 }

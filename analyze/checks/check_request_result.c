@@ -30,12 +30,8 @@
 #include <stdlib.h>
 
 #include "analyze/checks/checks.h"
-#include "lib/malloc.h"
+#include "analyze/checks/keyed.h"
 #include "analyze/checks/wintab.h"
-
-struct req_check {
-	struct an_wintab *open;
-};
 
 /* "0", "EINVAL", a positive slot index, or "-N" for others. */
 static void ret_text(int ret, char buf[AN_WINDOW_VALUE_LEN])
@@ -64,7 +60,7 @@ static const char *rule_of(const struct an_replay *r, int a, int b)
 
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
 {
-	struct req_check *k = ctx;
+	struct an_keyed *k = ctx;
 	const struct an_replay_req *q = &r->step.req;
 	struct an_wintab_ent *ent;
 	struct an_window w;	/* made only for a request */
@@ -76,7 +72,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		.check = AN_CHECK_REQUEST_RESULT, .cpu = -1, .pid = q->pid,
 		.ts_start_ns = ev->ts_ns, .expected = q->model_ret, .observed = q->ret,
 	};
-	r->res->stats[AN_CHECK_REQUEST_RESULT].has_input = true;
+	k->res->stats[AN_CHECK_REQUEST_RESULT].has_input = true;
 	w.rule = rule_of(r, q->model_ret, q->ret);
 	ret_text(q->ret, w.observed_text);
 	if (q->ret == -EOPNOTSUPP && q->model_ret != -EOPNOTSUPP && q->is_applied &&
@@ -88,8 +84,8 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		w.rule = "MA1";
 		w.ts_end_ns = ev->ts_ns;
 		w.n_events = 1;
-		r->res->stats[AN_CHECK_REQUEST_RESULT].is_hiding = true;
-		an_win_undecided(r->res, &w);
+		k->res->stats[AN_CHECK_REQUEST_RESULT].is_hiding = true;
+		an_win_undecided(k->res, &w);
 		an_replay_note(r, "request_result: the kernel answers EOPNOTSUPP to "
 			       "clamp requests: built without CONFIG_UCLAMP_TASK?");
 		return 0;
@@ -102,58 +98,31 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		w.rule = r->variant == MODEL_V3 ? "VA3" : "MA3";
 		w.ts_end_ns = ev->ts_ns;
 		w.n_events = 1;
-		r->res->stats[AN_CHECK_REQUEST_RESULT].is_hiding = true;
-		an_win_undecided(r->res, &w);
+		k->res->stats[AN_CHECK_REQUEST_RESULT].is_hiding = true;
+		an_win_undecided(k->res, &w);
 		return 0;
 	}
 	ent = an_wintab_get(k->open, (uint64_t)q->pid, true);
 	if (!ent)
 		return -ENOMEM;
-	r->res->stats[AN_CHECK_REQUEST_RESULT].n_checked++;
+	k->res->stats[AN_CHECK_REQUEST_RESULT].n_checked++;
 	is_agree = (q->ret >= 0 && q->model_ret >= 0) || q->ret == q->model_ret;
 	if (is_agree) {
-		an_win_agree(r->res, &ent->fail, ev->ts_ns);
+		an_win_agree(k->res, &ent->fail, ev->ts_ns);
 	} else {
 		ret_text(q->model_ret, w.expected_text);
 		snprintf(w.message, sizeof(w.message), "request for pid %d: kernel %s, model %s",
 			 q->pid, w.observed_text, w.expected_text);
-		an_win_observe(r->res, &ent->fail, &w);
+		an_win_observe(k->res, &ent->fail, &w);
 	}
 	an_wintab_put(k->open, ent);
 	return 0;
 }
 
-struct close_ctx {
-	struct an_replay *r;
-	uint64_t end_ns;
-};
-
-static void close_one(struct an_wintab_ent *e, void *ctx)
-{
-	struct close_ctx *c = ctx;
-
-	an_win_close(c->r->res, &e->fail, c->end_ns);
-}
-
-static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
-{
-	struct req_check *k = ctx;
-	struct close_ctx c = { r, end_ns };
-
-	an_wintab_for_each(k->open, close_one, &c);
-}
-
-static void on_free(void *ctx)
-{
-	struct req_check *k = ctx;
-
-	an_wintab_free(k->open);
-	free(k);
-}
-
 /**
  * an_check_request_result_attach() - attach check request_result
  * @r: replay
+ * @res: where its windows and counters go, borrowed for @r's life
  * @d: diagnostic on failure
  *
  * Compares the kernel's answers to clamp requests with the model's
@@ -162,19 +131,14 @@ static void on_free(void *ctx)
  *
  * Return: 0 or -ENOMEM.
  */
-int an_check_request_result_attach(struct an_replay *r, struct an_diag *d)
+int an_check_request_result_attach(struct an_replay *r, struct an_results *res,
+				   struct an_diag *d)
 {
-	struct req_check *k = an_calloc(1, sizeof(*k));
-	struct an_observer obs = {
-		.name = "request_result", .event = on_event, .finish = on_finish,
+	static const struct an_observer obs = {
+		.name = "request_result", .event = on_event,
 		/* on_event() acts after the model, on requests only */
 		.skip = AN_OBS_NO_BEFORE, .only = AN_OBS_ONLY_REQUEST,
-		.free = on_free, .ctx = k,
 	};
 
-	if (!k || an_wintab_new(&k->open)) {
-		free(k);
-		return an_diag_fail(d, -ENOMEM, "out of memory");
-	}
-	return an_replay_add_observer(r, &obs);
+	return an_keyed_attach(r, res, &obs, d);
 }

@@ -58,7 +58,7 @@
  * task woken from another CPU may be enqueued after the sleeper's dequeue
  * although its sched_wakeup comes first in the trace; or before it, while
  * the sleeper still ran. When the sleeper left no other task queued, the
- * next rq sample decides between the two (an_sched_late_order()).
+ * next rq sample decides between the two (late_order() in sched.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -85,6 +85,7 @@ struct rq_cpu {
 };
 
 struct rq_check {
+	struct an_results *res;
 	struct rq_cpu *cpu;
 	unsigned int nr_cpus;
 	int *pending_cpus;		/* CPUs with nr_pending > 0 */
@@ -166,9 +167,10 @@ static void explain(const struct an_replay *r, int cpu, enum model_clamp_id id, 
 	}
 }
 
-static void judge(struct an_replay *r, struct rq_cpu *rc, int cpu, uint64_t ts,
+static void judge(struct an_replay *r, struct rq_check *k, int cpu, uint64_t ts,
 		  const int obs[MODEL_UCLAMP_CNT])
 {
+	struct rq_cpu *rc = &k->cpu[cpu];
 	static const char *const names[] = { "uclamp_min", "uclamp_max" };
 	const struct an_cpu *c = &r->cpu[cpu];
 	int before[MODEL_UCLAMP_CNT];
@@ -187,9 +189,9 @@ static void judge(struct an_replay *r, struct rq_cpu *rc, int cpu, uint64_t ts,
 
 		if (is_before || is_after || obs[id] == c->rq_now[id]) {
 			is_judged = true;
-			an_win_agree(r->res, &rc->fail[id], ts);
+			an_win_agree(k->res, &rc->fail[id], ts);
 			if (is_before || is_after)
-				an_replay_doubt_close(r, &rc->doubt, ts);
+				an_win_close(k->res, &rc->doubt, ts);
 			continue;
 		}
 		w = (struct an_window){
@@ -200,7 +202,7 @@ static void judge(struct an_replay *r, struct rq_cpu *rc, int cpu, uint64_t ts,
 			 names[id], cpu, obs[id], c->rq_now[id]);
 		if (is_clamp_known(r, cpu)) {
 			is_judged = true;
-			an_win_observe(r->res, &rc->fail[id], &w);
+			an_win_observe(k->res, &rc->fail[id], &w);
 			if (rc->fail[id].w.n_events == 1) {
 				char text[AN_WINDOW_EXPLAIN_LEN];
 
@@ -208,11 +210,11 @@ static void judge(struct an_replay *r, struct rq_cpu *rc, int cpu, uint64_t ts,
 				an_win_set_explain(&rc->fail[id], text);
 			}
 		} else {
-			an_replay_doubt(r, &rc->doubt, &w, true);
+			an_win_doubt_hiding(k->res, &rc->doubt, &w, true);
 		}
 	}
 	if (is_judged)
-		r->res->stats[AN_CHECK_RQ_CLAMP].n_checked++;
+		k->res->stats[AN_CHECK_RQ_CLAMP].n_checked++;
 }
 
 static void resolve(struct an_replay *r, struct rq_check *k, int cpu)
@@ -220,7 +222,7 @@ static void resolve(struct an_replay *r, struct rq_check *k, int cpu)
 	struct rq_cpu *rc = &k->cpu[cpu];
 
 	for (unsigned int i = 0; i < rc->nr_pending; i++)
-		judge(r, rc, cpu, rc->pending_ts, rc->pending[i]);
+		judge(r, k, cpu, rc->pending_ts, rc->pending[i]);
 	rc->nr_pending = 0;
 }
 
@@ -248,7 +250,7 @@ static AN_NOINLINE void observe(struct an_replay *r, struct rq_check *k,
 	struct rq_cpu *rc;
 	int obs[MODEL_UCLAMP_CNT] = { (int)umin, (int)umax };
 
-	r->res->stats[AN_CHECK_RQ_CLAMP].has_input = true;
+	k->res->stats[AN_CHECK_RQ_CLAMP].has_input = true;
 	if (!c)
 		return;
 	rc = &k->cpu[cpu];
@@ -263,10 +265,10 @@ static AN_NOINLINE void observe(struct an_replay *r, struct rq_check *k,
 
 		snprintf(w.message, sizeof(w.message), "rq of cpu %d not known%s", cpu,
 			 is_hiding ? " (integrity)" : " yet");
-		an_replay_doubt(r, &rc->doubt, &w, is_hiding);
+		an_win_doubt_hiding(k->res, &rc->doubt, &w, is_hiding);
 		return;
 	}
-	an_replay_doubt_close(r, &rc->doubt, ev->ts_ns);
+	an_win_close(k->res, &rc->doubt, ev->ts_ns);
 	if (rc->nr_pending && rc->pending_ts != ev->ts_ns) {
 		/* an older instant whose later events came out of order */
 		resolve(r, k, cpu);
@@ -344,7 +346,7 @@ static AN_NOINLINE void write_begins(struct an_replay *r, struct rq_check *k,
 		rc->write_pid = t->mt.pid;
 		/* before the write: the model took it all at the walk's first
 		 * uclamp_tg, the kernel reaches the task's group later */
-		if (!an_walk_old_eff(r, &r->walk, &t->mt, MODEL_UCLAMP_MAX, false,
+		if (!an_walk_old_eff(&r->sys, &r->walk, &t->mt, MODEL_UCLAMP_MAX, false,
 				     &rc->write_max))
 			rc->write_max = model_task_eff(&r->sys, &t->mt, MODEL_UCLAMP_MAX, NULL);
 	}
@@ -425,8 +427,8 @@ static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
 	resolve_older(r, k, 0, true);
 	for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++) {
 		for (int id = 0; id < MODEL_UCLAMP_CNT; id++)
-			an_win_close(r->res, &k->cpu[cpu].fail[id], end_ns);
-		an_replay_doubt_close(r, &k->cpu[cpu].doubt, end_ns);
+			an_win_close(k->res, &k->cpu[cpu].fail[id], end_ns);
+		an_win_close(k->res, &k->cpu[cpu].doubt, end_ns);
 	}
 }
 
@@ -445,6 +447,7 @@ static void on_free(void *ctx)
 /**
  * an_check_rq_clamp_attach() - attach check rq_clamp
  * @r: replay
+ * @res: where its windows and counters go, borrowed for @r's life
  * @d: diagnostic on failure
  *
  * Compares uclamp_util_cfs/se rq clamps with the model's aggregation
@@ -453,7 +456,8 @@ static void on_free(void *ctx)
  *
  * Return: 0 or -ENOMEM.
  */
-int an_check_rq_clamp_attach(struct an_replay *r, struct an_diag *d)
+int an_check_rq_clamp_attach(struct an_replay *r, struct an_results *res,
+			     struct an_diag *d)
 {
 	struct rq_check *k = an_calloc(1, sizeof(*k));
 	struct an_observer obs = {
@@ -463,5 +467,6 @@ int an_check_rq_clamp_attach(struct an_replay *r, struct an_diag *d)
 
 	if (!k)
 		return an_diag_fail(d, -ENOMEM, "out of memory");
+	k->res = res;
 	return an_replay_add_observer(r, &obs);
 }

@@ -31,13 +31,9 @@
 #include <stdlib.h>
 
 #include "analyze/checks/checks.h"
-#include "lib/malloc.h"
+#include "analyze/checks/keyed.h"
 #include "analyze/replay/tgroups.h"
 #include "analyze/checks/wintab.h"
-
-struct eff_check {
-	struct an_wintab *open;
-};
 
 /*
  * Why the model holds @mt's effective value of @id: the task's request, its
@@ -81,7 +77,7 @@ static void make_window(struct an_window *w, const struct an_replay *r,
 
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
 {
-	struct eff_check *k = ctx;
+	struct an_keyed *k = ctx;
 	const struct an_ev_task_eff *e = &ev->task_eff;
 	struct an_wintab_ent *ent;
 	struct an_task *t;
@@ -92,7 +88,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		return 0;
 	if (e->pid <= 0 || (e->clamp_id != MODEL_UCLAMP_MIN && e->clamp_id != MODEL_UCLAMP_MAX))
 		return 0;
-	r->res->stats[AN_CHECK_TASK_EFFECTIVE].has_input = true;
+	k->res->stats[AN_CHECK_TASK_EFFECTIVE].has_input = true;
 	t = an_replay_task(r, e->pid);
 	ent = an_wintab_get(k->open, (uint64_t)e->pid * 2 + (uint64_t)e->clamp_id, true);
 	if (!ent)
@@ -101,19 +97,19 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		       -1;
 	if (!t || t->mt.is_dead || r->sys.is_undefined) {
 		make_window(&w, r, ev, expected);
-		an_replay_doubt(r, &ent->doubt, &w, true);
+		an_win_doubt_hiding(k->res, &ent->doubt, &w, true);
 	} else if (expected == (int)e->effective ||
-		   (an_walk_old_eff(r, &r->walk, &t->mt, (enum model_clamp_id)e->clamp_id, true,
-				    &old) &&
+		   (an_walk_old_eff(&r->sys, &r->walk, &t->mt, (enum model_clamp_id)e->clamp_id,
+				    true, &old) &&
 		    old == (int)e->effective)) {
-		r->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
-		an_win_agree(r->res, &ent->fail, ev->ts_ns);
-		an_replay_doubt_close(r, &ent->doubt, ev->ts_ns);
+		k->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
+		an_win_agree(k->res, &ent->fail, ev->ts_ns);
+		an_win_close(k->res, &ent->doubt, ev->ts_ns);
 	} else if (an_task_is_clamp_known(t) && !(r->step.is_learnt && r->step.learn_ret < 0)) {
-		r->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
-		an_replay_doubt_close(r, &ent->doubt, ev->ts_ns);
+		k->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
+		an_win_close(k->res, &ent->doubt, ev->ts_ns);
 		make_window(&w, r, ev, expected);
-		an_win_observe(r->res, &ent->fail, &w);
+		an_win_observe(k->res, &ent->fail, &w);
 		if (ent->fail.w.n_events == 1) {
 			char text[AN_WINDOW_EXPLAIN_LEN];
 
@@ -122,44 +118,16 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		}
 	} else {
 		make_window(&w, r, ev, expected);
-		an_replay_doubt(r, &ent->doubt, &w, true);
+		an_win_doubt_hiding(k->res, &ent->doubt, &w, true);
 	}
 	an_wintab_put(k->open, ent);
 	return 0;
 }
 
-struct close_ctx {
-	struct an_replay *r;
-	uint64_t end_ns;
-};
-
-static void close_one(struct an_wintab_ent *e, void *ctx)
-{
-	struct close_ctx *c = ctx;
-
-	an_win_close(c->r->res, &e->fail, c->end_ns);
-	an_replay_doubt_close(c->r, &e->doubt, c->end_ns);
-}
-
-static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
-{
-	struct eff_check *k = ctx;
-	struct close_ctx c = { r, end_ns };
-
-	an_wintab_for_each(k->open, close_one, &c);
-}
-
-static void on_free(void *ctx)
-{
-	struct eff_check *k = ctx;
-
-	an_wintab_free(k->open);
-	free(k);
-}
-
 /**
  * an_check_task_effective_attach() - attach check task_effective
  * @r: replay
+ * @res: where its windows and counters go, borrowed for @r's life
  * @d: diagnostic on failure
  *
  * Compares uclamp_task_eff effective values with model_task_eff()
@@ -167,19 +135,14 @@ static void on_free(void *ctx)
  *
  * Return: 0 or -ENOMEM.
  */
-int an_check_task_effective_attach(struct an_replay *r, struct an_diag *d)
+int an_check_task_effective_attach(struct an_replay *r, struct an_results *res,
+				   struct an_diag *d)
 {
-	struct eff_check *k = an_calloc(1, sizeof(*k));
-	struct an_observer obs = {
-		.name = "task_effective", .event = on_event, .finish = on_finish,
+	static const struct an_observer obs = {
+		.name = "task_effective", .event = on_event,
 		/* on_event() acts after the model, on uclamp_task_eff only */
 		.skip = AN_OBS_NO_BEFORE, .only = AN_OBS_ONLY_TYPE, .type = AN_EV_UCLAMP_TASK_EFF,
-		.free = on_free, .ctx = k,
 	};
 
-	if (!k || an_wintab_new(&k->open)) {
-		free(k);
-		return an_diag_fail(d, -ENOMEM, "out of memory");
-	}
-	return an_replay_add_observer(r, &obs);
+	return an_keyed_attach(r, res, &obs, d);
 }

@@ -2,10 +2,10 @@
 /*
  * analyze/checks/check_trace_integrity.c - check trace_integrity (events.md §4).
  *
- * The replay finds the problems (replay.c, inspect()) because it must react
- * to them: lost events make it forget every runqueue, a timestamp going back
- * makes its CPU UNDECIDED up to the latest earlier timestamp. This check only
- * reports each problem as one FAIL window:
+ * The replay finds the problems (sched.c, an_sched_inspect()) because it
+ * must react to them: lost events make it forget every runqueue, a timestamp
+ * going back makes its CPU UNDECIDED up to the latest earlier timestamp. This
+ * check only reports each problem as one FAIL window:
  *
  *  EV-LOST   the trace lost events on a CPU: from that CPU's previous event
  *	      to the event after the loss; expected 0, observed the count
@@ -43,6 +43,7 @@
 #include "lib/vec.h"
 
 struct integ_check {
+	struct an_results *res;
 	struct an_win_track *sw;	/* per CPU: the open EV-SWITCH window */
 	unsigned int nr_cpus;
 	struct an_win_track *all;	/* EV-LOST windows open to the end */
@@ -75,7 +76,7 @@ static bool is_continued(const struct an_win_track *t, const struct an_integrity
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
 {
 	struct integ_check *k = ctx;
-	struct an_check_stats *s = &r->res->stats[AN_CHECK_TRACE_INTEGRITY];
+	struct an_check_stats *s = &k->res->stats[AN_CHECK_TRACE_INTEGRITY];
 
 	(void)ev;
 	if (after)
@@ -115,12 +116,12 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 			t->w.n_events++;
 			continue;
 		}
-		an_win_close(r->res, t, t->w.ts_end_ns);
+		an_win_close(k->res, t, t->w.ts_end_ns);
 		snprintf(w.message, sizeof(w.message), "%s", messages[is->kind]);
-		an_win_observe(r->res, t, &w);
+		an_win_observe(k->res, t, &w);
 		t->w.ts_end_ns = is->end_ns;
 		if (!is_switch && is->kind != AN_INTEG_UNPLACED)
-			an_win_close(r->res, t, is->end_ns);
+			an_win_close(k->res, t, is->end_ns);
 	}
 	return 0;
 }
@@ -129,10 +130,11 @@ static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
 {
 	struct integ_check *k = ctx;
 
+	(void)r;
 	for (unsigned int c = 0; c < k->nr_cpus; c++)
-		an_win_close(r->res, &k->sw[c], k->sw[c].w.ts_end_ns);
+		an_win_close(k->res, &k->sw[c], k->sw[c].w.ts_end_ns);
 	for (size_t i = 0; i < k->nr_all; i++)
-		an_win_close(r->res, &k->all[i], end_ns > k->all[i].w.ts_start_ns ?
+		an_win_close(k->res, &k->all[i], end_ns > k->all[i].w.ts_start_ns ?
 			     end_ns : k->all[i].w.ts_start_ns);
 }
 
@@ -148,14 +150,16 @@ static void on_free(void *ctx)
 /**
  * an_check_trace_integrity_attach() - attach check trace_integrity
  * @r: replay
- * @d: diagnostic (unused: this check allocates nothing)
+ * @res: where its windows and counters go, borrowed for @r's life
+ * @d: diagnostic on failure
  *
  * Reports the replay's integrity problems (events.md §4; rules EV-LOST,
  * EV-TIME, EV-SWITCH, EV-TASK, see the file comment).
  *
  * Return: 0 or -ENOMEM.
  */
-int an_check_trace_integrity_attach(struct an_replay *r, struct an_diag *d)
+int an_check_trace_integrity_attach(struct an_replay *r, struct an_results *res,
+				    struct an_diag *d)
 {
 	struct integ_check *k = an_calloc(1, sizeof(*k));
 	struct an_observer obs = {
@@ -166,6 +170,7 @@ int an_check_trace_integrity_attach(struct an_replay *r, struct an_diag *d)
 
 	if (!k)
 		return an_diag_fail(d, -ENOMEM, "out of memory");
+	k->res = res;
 	obs.ctx = k;
 	return an_replay_add_observer(r, &obs);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * analyze/checks/checks.c - the checks an_replay_new() attaches (checks.h).
+ * analyze/checks/checks.c - the checks the analysis attaches (checks.h).
  * trace_integrity comes first so its windows are reported before the
  * doubts they cause in the other checks.
  */

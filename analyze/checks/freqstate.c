@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "analyze/checks/freqstate.h"
-#include "analyze/store/series.h"
 
 /* ns per µs: rate_limit_us and tick_us to trace time. */
 #define NSEC_PER_USEC	1000ULL
@@ -248,9 +247,22 @@ static bool is_enqueue_or_dequeue(const struct an_replay *r, uint64_t ts, int cp
 	       (r->ev->type == AN_EV_SCHED_SWITCH || an_event_is_enqueue(r->ev->type));
 }
 
+/* A bound check's key changes at @ts: its bound goes to the frequency sink. */
+static void sink_bound(struct an_results *res, const struct an_replay *r,
+		       const struct an_fq_judgement *j, uint64_t ts)
+{
+	bool is_floor = j->check == AN_CHECK_FREQ_BELOW_MIN_CLAMP;
+
+	if (j->check == AN_CHECK_FREQ_PREDICTION || !res->freq_sink.bound)
+		return;
+	res->freq_sink.bound(res->freq_sink.ctx, r, j->cpu, is_floor, ts, j->is_decidable,
+			     j->obs_khz, is_floor ? j->lo_khz : j->hi_khz);
+}
+
 /**
  * an_fq_key_change() - an_fq_key_judge() when the judgement may change the key
- * @r: replay (its results receive windows and counters)
+ * @r: replay
+ * @res: where windows and counters go
  * @k: the key
  * @j: the judgement
  * @tally: intervals are accounted here when they end; may be NULL
@@ -261,8 +273,8 @@ static bool is_enqueue_or_dequeue(const struct an_replay *r, uint64_t ts, int cp
  * window at its start; an agreeing one ends it there. An undecidable one ends
  * the FAIL window and opens (or extends) the UNDECIDED one.
  */
-void an_fq_key_change(struct an_replay *r, struct an_fq_key *k, const struct an_fq_judgement *j,
-		      struct an_fq_tally *tally)
+void an_fq_key_change(struct an_replay *r, struct an_results *res, struct an_fq_key *k,
+		      const struct an_fq_judgement *j, struct an_fq_tally *tally)
 {
 	uint64_t ts = j->ts_ns;
 	struct an_window w;	/* only where a window is made: 280 bytes to clear */
@@ -277,10 +289,7 @@ void an_fq_key_change(struct an_replay *r, struct an_fq_key *k, const struct an_
 		return;
 	if (k->has_state && ts < k->since_ns)
 		ts = k->since_ns;
-	if (j->check != AN_CHECK_FREQ_PREDICTION)
-		an_series_bound(r, j->cpu, j->check == AN_CHECK_FREQ_BELOW_MIN_CLAMP, ts,
-				j->is_decidable, j->obs_khz,
-				j->check == AN_CHECK_FREQ_BELOW_MIN_CLAMP ? j->lo_khz : j->hi_khz);
+	sink_bound(res, r, j, ts);
 	/* the kernel moved while the accepted range stayed, or the reverse */
 	is_obs_moved = k->has_state && k->is_decidable && j->is_decidable &&
 		       j->obs_khz != k->obs_khz && j->lo_khz == k->lo_khz && j->hi_khz == k->hi_khz;
@@ -295,20 +304,20 @@ void an_fq_key_change(struct an_replay *r, struct an_fq_key *k, const struct an_
 	k->hi_khz = j->hi_khz;
 	k->is_ok = j->obs_khz >= j->lo_khz && j->obs_khz <= j->hi_khz;
 	if (!j->is_decidable) {
-		an_win_close(r->res, &k->fail, ts);
+		an_win_close(res, &k->fail, ts);
 		if (k->doubt.is_open && k->why != j->why)
-			an_replay_doubt_close(r, &k->doubt, ts);
+			an_win_close(res, &k->doubt, ts);
 		k->why = j->why;
 		w = (struct an_window){
 			.check = j->check, .cpu = j->cpu, .pid = -1, .rule = "", .ts_start_ns = ts,
 		};
 		snprintf(w.message, sizeof(w.message), "cpu %d: %s not judged: %s", j->cpu,
 			 j->what, j->why ? j->why : "inputs unknown");
-		an_replay_doubt(r, &k->doubt, &w, j->is_hiding);
+		an_win_doubt_hiding(res, &k->doubt, &w, j->is_hiding);
 		return;
 	}
-	an_replay_doubt_close(r, &k->doubt, ts);
-	r->res->stats[j->check].n_checked++;
+	an_win_close(res, &k->doubt, ts);
+	res->stats[j->check].n_checked++;
 	if (k->is_ok) {
 		/*
 		 * The kernel acted on an enqueue or dequeue before the trace
@@ -323,7 +332,7 @@ void an_fq_key_change(struct an_replay *r, struct an_fq_key *k, const struct an_
 		    is_enqueue_or_dequeue(r, ts, k->fail_move_cpu) &&
 		    ts - k->fail_move_ns <= r->early_ns)
 			an_win_discard(&k->fail);
-		an_win_agree(r->res, &k->fail, ts);
+		an_win_agree(res, &k->fail, ts);
 		return;
 	}
 	w = (struct an_window){
@@ -340,7 +349,7 @@ void an_fq_key_change(struct an_replay *r, struct an_fq_key *k, const struct an_
 	snprintf(w.message, sizeof(w.message), "cpu %d: frequency %u kHz %s the %s %lld kHz",
 		 j->cpu, j->obs_khz, j->obs_khz < j->lo_khz ? "below" : "above", j->what,
 		 w.expected);
-	an_win_observe(r->res, &k->fail, &w);
+	an_win_observe(res, &k->fail, &w);
 	if (j->explain && k->fail.w.n_events == 1) {
 		char text[AN_WINDOW_EXPLAIN_LEN];
 
@@ -351,18 +360,18 @@ void an_fq_key_change(struct an_replay *r, struct an_fq_key *k, const struct an_
 
 /**
  * an_fq_key_close() - the trace ended (or the key went away) at @end_ns
- * @r: replay
+ * @res: where windows go
  * @k: the key
  * @end_ns: last instant
  * @tally: where its last interval is accounted; may be NULL
  */
-void an_fq_key_close(struct an_replay *r, struct an_fq_key *k, uint64_t end_ns,
+void an_fq_key_close(struct an_results *res, struct an_fq_key *k, uint64_t end_ns,
 		     struct an_fq_tally *tally)
 {
 	account(k, end_ns, tally);
 	k->has_state = false;
-	an_win_close(r->res, &k->fail, end_ns);
-	an_replay_doubt_close(r, &k->doubt, end_ns);
+	an_win_close(res, &k->fail, end_ns);
+	an_win_close(res, &k->doubt, end_ns);
 }
 
 /* ---- the policy as the replay shows it ---- */
@@ -901,6 +910,7 @@ const char *an_fq_coupling_rule(const struct an_replay *r, const struct an_freq_
  * an_fq_set_input() - whether a frequency check had its inputs (events.md §4
  * "needs"), with the reason when not; called by its finish
  * @r: replay (finished)
+ * @res: the results holding the check's counters
  * @check: the check
  * @has_signal: its own input was seen (clamps, or a util signal)
  * @no_signal: the reason when @has_signal is false ("no input: ...")
@@ -908,10 +918,10 @@ const char *an_fq_coupling_rule(const struct an_replay *r, const struct an_freq_
  * Every check needs a cpufreq policy with an OPP table, a cpu_frequency of
  * it and sched_switch events (runqueues). An unknown rate limit is noted.
  */
-void an_fq_set_input(struct an_replay *r, enum an_check_id check, bool has_signal,
-		     const char *no_signal)
+void an_fq_set_input(struct an_replay *r, struct an_results *res, enum an_check_id check,
+		     bool has_signal, const char *no_signal)
 {
-	struct an_check_stats *s = &r->res->stats[check];
+	struct an_check_stats *s = &res->stats[check];
 	bool has_policy = false, has_freq = false;
 
 	for (unsigned int i = 0; i < r->nr_policies; i++) {

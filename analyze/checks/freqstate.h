@@ -29,19 +29,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "analyze/checks/check.h"
 #include "analyze/replay/replay.h"
 
 /* No lower bound (floor of an idle CPU, unknown expectation). */
 #define AN_FQ_NO_FLOOR_KHZ	0u
 /* No upper bound (no ceiling: RT/DL runnable, unknown expectation). */
 #define AN_FQ_NO_CEILING_KHZ	UINT_MAX
-/*
- * How long before the scheduler event that shows an enqueue or dequeue the
- * kernel may already have acted on it (schedutil runs inside them, and the
- * event follows): a few microseconds on hardware, 14 to 84 us seen under
- * QEMU emulation (make check-kernel).
- */
-#define AN_FQ_EARLY_NS		100000ull
 /* Expectations one bound keeps: they are OPPs, strictly ordered (+ lenient). */
 #define AN_FQ_MAX_PENDING	(MODEL_SU_MAX_OPPS + 2)
 
@@ -220,12 +214,13 @@ struct an_fq_judgement {
 	bool is_drop;
 };
 
-void an_fq_key_change(struct an_replay *r, struct an_fq_key *k, const struct an_fq_judgement *j,
-		      struct an_fq_tally *tally);
+void an_fq_key_change(struct an_replay *r, struct an_results *res, struct an_fq_key *k,
+		      const struct an_fq_judgement *j, struct an_fq_tally *tally);
 
 /**
  * an_fq_key_judge() - the state of a key from @j->ts_ns on
- * @r: replay (its results receive windows and counters)
+ * @r: replay
+ * @res: where windows and counters go
  * @k: the key
  * @j: the judgement
  * @tally: intervals are accounted here when they end; may be NULL
@@ -234,16 +229,17 @@ void an_fq_key_change(struct an_replay *r, struct an_fq_key *k, const struct an_
  * range or same reason): they change nothing and return here, inline. The
  * others go to an_fq_key_change().
  */
-static inline void an_fq_key_judge(struct an_replay *r, struct an_fq_key *k,
-				   const struct an_fq_judgement *j, struct an_fq_tally *tally)
+static inline void an_fq_key_judge(struct an_replay *r, struct an_results *res,
+				   struct an_fq_key *k, const struct an_fq_judgement *j,
+				   struct an_fq_tally *tally)
 {
 	if (k->has_state && k->obs_khz == j->obs_khz && k->is_decidable == j->is_decidable &&
 	    (j->is_decidable ? k->lo_khz == j->lo_khz && k->hi_khz == j->hi_khz :
 			       k->why == j->why))
 		return;
-	an_fq_key_change(r, k, j, tally);
+	an_fq_key_change(r, res, k, j, tally);
 }
-void an_fq_key_close(struct an_replay *r, struct an_fq_key *k, uint64_t end_ns,
+void an_fq_key_close(struct an_results *res, struct an_fq_key *k, uint64_t end_ns,
 		     struct an_fq_tally *tally);
 
 /**
@@ -490,8 +486,8 @@ static inline bool an_fq_is_uclamp_event(const struct an_event *ev)
 
 bool an_fq_util_sample(const struct an_event *ev, int *cpu, unsigned int *util_cfs,
 		       unsigned int *util_rt);
-void an_fq_set_input(struct an_replay *r, enum an_check_id check, bool has_signal,
-		     const char *no_signal);
+void an_fq_set_input(struct an_replay *r, struct an_results *res, enum an_check_id check,
+		     bool has_signal, const char *no_signal);
 
 /**
  * struct an_freq_figures - accuracy of freq_prediction over one trace

@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * analyze/replay/replay.c - the replay: model start, platform and policies, rq
- * change tracking, observers (replay.h). Scheduler events and trace
- * integrity are in sched.c, requests and markers in requests.c.
- *
- * Per event: (1) the integrity problems it reveals are found against the
- * state before it; (2) observers see it before the model; (3) the model
- * takes it; (4) observers see it after. So a check can compare an
- * observation with the model at that very instant, either side of it.
+ * analyze/replay/replay.c - the replay (replay.h): model start, observers,
+ * and the order of each event: inspect (sched.c), observers before, apply
+ * (sched.c, requests.c), observers after. The state and its primitives are
+ * in state.c.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -16,238 +12,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/checks/freqstate.h"
 #include "lib/malloc.h"
-#include "analyze/replay/replay_int.h"
-#include "analyze/store/series.h"
+#include "analyze/replay/replay.h"
+#include "analyze/replay/requests.h"
+#include "analyze/replay/sched.h"
 #include "analyze/replay/tasks.h"
 #include "analyze/replay/tgroups.h"
 #include "lib/vec.h"
 
+/* An observer's @event and @ctx, in the list of one phase. */
+struct an_obs_call {
+	int (*event)(void *ctx, struct an_replay *r, const struct an_event *ev,
+		     bool after_model);
+	void *ctx;
+	unsigned int only;		/* an_observer.only, after the model */
+	enum an_event_type type;
+};
+
 /* First mainline release with uclamp (uclamp-mainline.md §1). */
 #define KVER_MAINLINE	MODEL_KVER(5, 3, 0)
-
-void an_replay_note(struct an_replay *r, const char *fmt, ...)
-{
-	char buf[AN_REPLAY_NOTE_LEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	for (unsigned int i = 0; i < r->nr_notes; i++)
-		if (!strcmp(r->notes[i], buf))
-			return;
-	if (r->nr_notes < AN_REPLAY_MAX_NOTES)
-		memcpy(r->notes[r->nr_notes++], buf, sizeof(buf));
-}
-
-/* ---- lookups ---- */
-
-struct an_task *an_replay_task(const struct an_replay *r, int pid)
-{
-	return pid > 0 ? an_tasks_find(r->tasks, pid) : NULL;
-}
-
-struct an_freq_policy *an_replay_cpu_policy(const struct an_replay *r, int cpu)
-{
-	const struct an_cpu *c = an_replay_cpu(r, cpu);
-
-	if (!c || c->policy < 0 || (unsigned int)c->policy >= r->nr_policies)
-		return NULL;
-	return &r->policy[c->policy];
-}
-
-bool an_replay_is_enabled(const struct an_replay *r, enum an_check_id id)
-{
-	return !r->opts.checks || (r->opts.checks & AN_CHECK_BIT(id));
-}
-
-int an_replay_rq_before(const struct an_replay *r, int cpu, enum model_clamp_id id,
-			uint64_t ts_ns)
-{
-	const struct an_cpu *c = &r->cpu[cpu];
-
-	return c->group_ts_ns == ts_ns ? c->rq_before[id] : c->rq_now[id];
-}
-
-uint64_t an_replay_tick_ns(const struct an_replay *r)
-{
-	return (uint64_t)(r->plat.tick_us ? r->plat.tick_us : MODEL_SU_DEFAULT_TICK_US) * 1000;
-}
-
-uint64_t an_replay_grace_ns(const struct an_replay *r, const struct an_freq_policy *policy)
-{
-	unsigned int rate = MODEL_SU_DEFAULT_RATE_LIMIT_US;
-
-	if (r->opts.grace_us)
-		return (uint64_t)r->opts.grace_us * 1000;
-	if (policy && policy->has_rate_limit)
-		rate = policy->su.rate_limit_us;
-	return (uint64_t)rate * 1000 + an_replay_tick_ns(r);
-}
-
-/* ---- UNDECIDED windows ---- */
-
-void an_replay_doubt(struct an_replay *r, struct an_win_track *t,
-		     const struct an_window *obs, bool is_hiding)
-{
-	if (is_hiding)
-		r->res->stats[obs->check].is_hiding = true;
-	an_win_doubt(r->res, t, obs);
-}
-
-void an_replay_doubt_close(struct an_replay *r, struct an_win_track *t, uint64_t ts_ns)
-{
-	an_win_close(r->res, t, ts_ns);
-}
-
-/* ---- step flags and rq change tracking ---- */
-
-static void mark_dirty(struct an_replay *r, int cpu)
-{
-	struct an_cpu *c = &r->cpu[cpu];
-
-	if (!c->is_eval && !c->is_clamp_changed)
-		r->dirty[r->nr_dirty++] = cpu;
-}
-
-static void clear_step(struct an_replay *r)
-{
-	for (unsigned int i = 0; i < r->nr_dirty; i++) {
-		r->cpu[r->dirty[i]].is_eval = false;
-		r->cpu[r->dirty[i]].is_clamp_changed = false;
-	}
-	r->nr_dirty = 0;
-	memset(&r->step, 0, offsetof(struct an_replay_step, issues));
-	r->step.limits_policy = -1;
-	r->step.applied_cpu = -1;
-}
-
-void an_replay_eval(struct an_replay *r, int cpu)
-{
-	struct an_cpu *c = an_replay_cpu(r, cpu);
-
-	if (!c || c->is_eval)
-		return;
-	mark_dirty(r, cpu);
-	c->is_eval = true;
-	c->last_eval_ns = r->step.ts_ns;
-	if (r->step.nr_eval < 2)
-		r->step.eval_cpu[r->step.nr_eval++] = cpu;
-}
-
-void an_replay_touch(struct an_replay *r, int cpu, enum an_rq_op op)
-{
-	struct an_cpu *c = &r->cpu[cpu];
-	uint64_t ts = r->step.ts_ns;
-	int v[MODEL_UCLAMP_CNT];
-
-	for (int id = 0; id < MODEL_UCLAMP_CNT; id++)
-		v[id] = model_rq_value(&r->sys, cpu, (enum model_clamp_id)id);
-	if (v[0] == c->rq_now[0] && v[1] == c->rq_now[1])
-		return;
-	if (c->group_ts_ns != ts) {
-		memcpy(c->rq_before, c->rq_now, sizeof(c->rq_before));
-		c->group_ts_ns = ts;
-	}
-	memcpy(c->rq_now, v, sizeof(v));
-	c->last_op = op;
-	c->clamp_changed_ns = ts;
-	if (!c->is_clamp_changed) {
-		mark_dirty(r, cpu);
-		c->is_clamp_changed = true;
-		r->step.nr_clamp_changed++;
-	}
-}
-
-void an_replay_touch_all(struct an_replay *r, enum an_rq_op op)
-{
-	for (unsigned int c = 0; c < r->nr_cpus; c++)
-		an_replay_touch(r, (int)c, op);
-}
-
-/* ---- platform, policies, start ---- */
-
-void an_replay_sync_policies(struct an_replay *r)
-{
-	unsigned int n = r->plat.nr_listed < r->nr_cpus ? r->plat.nr_listed : r->nr_cpus;
-
-	r->nr_policies = 0;
-	/* the trace may show more CPUs than a platform can list */
-	for (unsigned int cpu = 0; cpu < r->nr_cpus; cpu++) {
-		struct an_cpu *c = &r->cpu[cpu];
-
-		c->policy = -1;
-		c->has_capacity = cpu < n && r->plat.cpu[cpu].capacity;
-		c->capacity = c->has_capacity ? r->plat.cpu[cpu].capacity : MODEL_SCALE;
-	}
-	for (unsigned int cpu = 0; cpu < n; cpu++) {
-		const struct an_platform_cpu *pc = &r->plat.cpu[cpu];
-		struct an_freq_policy *p = NULL;
-
-		if (!pc->is_listed || pc->policy < 0)
-			continue;
-		for (unsigned int i = 0; i < r->nr_policies; i++)
-			if (r->policy[i].id == pc->policy)
-				p = &r->policy[i];
-		if (!p) {
-			p = &r->policy[r->nr_policies++];
-			memset(p, 0, sizeof(*p));
-			p->id = pc->policy;
-			model_su_policy_init(&p->su, r->kver, r->variant);
-			p->su.fidelity = r->sys.cfg.fidelity;
-			p->su.is_invariant = r->plat.invariant;
-			if (r->plat.tick_us)
-				p->su.tick_us = r->plat.tick_us;
-			p->su.capacity = r->cpu[cpu].capacity;
-		}
-		if (pc->nr_freqs && !p->has_opps &&
-		    !model_su_policy_set_opps(&p->su, pc->freqs_khz, pc->nr_freqs))
-			p->has_opps = true;
-		if (pc->min_khz && pc->max_khz && !p->has_limits) {
-			p->su.min_khz = pc->min_khz;
-			p->su.max_khz = pc->max_khz;
-			p->has_limits = true;
-		}
-		if (pc->rate_limit_us && !p->has_rate_limit) {
-			p->su.rate_limit_us = pc->rate_limit_us;
-			p->has_rate_limit = true;
-		}
-		if (p->su.nr_cpus < MODEL_SU_MAX_CPUS)
-			p->su.cpu[p->su.nr_cpus++] = (int)cpu;
-		r->cpu[cpu].policy = (int)(p - r->policy);
-	}
-	for (unsigned int i = 0; i < r->nr_policies; i++) {
-		struct an_freq_policy *p = &r->policy[i];
-
-		for (unsigned int k = 0; k < p->su.nr_cpus; k++) {
-			const struct an_cpu *c = &r->cpu[p->su.cpu[k]];
-
-			if (c->freq_khz)
-				p->su.cur_khz = c->freq_khz;
-			else if (r->plat.cpu[p->su.cpu[k]].cur_khz)
-				p->su.cur_khz = r->plat.cpu[p->su.cpu[k]].cur_khz;
-		}
-		an_replay_policy_changed(r, p);
-	}
-}
-
-/**
- * an_replay_policy_changed() - a policy's description changed: validate it
- * again (its OPPs, limits, capacity, CPUs; not its current frequency)
- * @r: replay
- * @p: the policy
- *
- * Checks read p->is_usable at every event instead of validating each time,
- * and may keep what they computed from @p while p->gen stays (a new value
- * for every change of any policy of @r, also across a rebuild).
- */
-void an_replay_policy_changed(struct an_replay *r, struct an_freq_policy *p)
-{
-	p->is_usable = p->has_opps && !model_su_policy_check(&p->su, NULL);
-	p->gen = ++r->policy_gen;
-}
 
 static const char *release_of(const struct an_replay *r)
 {
@@ -329,7 +112,7 @@ static int start(struct an_replay *r, struct an_diag *d)
 	r->variant = variant;
 	r->nr_cpus = nr;
 	r->grace_ns = (uint64_t)r->opts.grace_us * 1000;
-	r->early_ns = r->opts.early_us ? (uint64_t)r->opts.early_us * 1000 : AN_FQ_EARLY_NS;
+	r->early_ns = r->opts.early_us ? (uint64_t)r->opts.early_us * 1000 : MODEL_SU_EARLY_NS;
 	r->is_started = true;
 	for (unsigned int cpu = 0; cpu < nr; cpu++) {
 		r->cpu[cpu].curr_pid = -1;
@@ -367,7 +150,7 @@ int an_replay_add_observer(struct an_replay *r, const struct an_observer *obs)
 	return 0;
 }
 
-int an_replay_new(const struct an_replay_opts *opts, struct an_results *res,
+int an_replay_new(const struct an_replay_opts *opts, const int *shared_err,
 		  struct an_replay **out, struct an_diag *d)
 {
 	struct an_replay *r = an_calloc(1, sizeof(*r));
@@ -378,7 +161,7 @@ int an_replay_new(const struct an_replay_opts *opts, struct an_results *res,
 		return an_diag_fail(d, -ENOMEM, "out of memory");
 	if (opts)
 		r->opts = *opts;
-	r->res = res;
+	r->shared_err = shared_err;
 	if (r->opts.kernel)
 		snprintf(r->kernel_opt, sizeof(r->kernel_opt), "%s", r->opts.kernel);
 	if (r->opts.trace_kernel)
@@ -397,24 +180,18 @@ int an_replay_new(const struct an_replay_opts *opts, struct an_results *res,
 		err = an_diag_fail(d, -ENOMEM, "out of memory");
 		goto out_free;
 	}
-	for (unsigned int i = 0; i < an_checks_nr_builtin; i++) {
-		if (!an_replay_is_enabled(r, an_checks_builtin[i].id))
-			continue;
-		err = an_checks_builtin[i].attach(r, d);
-		if (err)
-			goto out_free;
-	}
-	/* last, so that it sees each event after every check did */
-	if (res->series && an_series_attach(r, res->series)) {
-		err = an_diag_fail(d, -ENOMEM, "out of memory");
-		goto out_free;
-	}
 	*out = r;
 	return 0;
 
 out_free:
 	an_replay_free(r);
 	return err;
+}
+
+/* The error the observers share (an_replay_new()), 0 when none. */
+static int observers_err(const struct an_replay *r)
+{
+	return r->shared_err ? *r->shared_err : 0;
 }
 
 /* The event is one an observer with an_observer.only acts on. */
@@ -441,7 +218,7 @@ static int notify(struct an_replay *r, const struct an_event *ev, bool after)
 		if (err)
 			return err;
 	}
-	return r->res->err;
+	return observers_err(r);
 }
 
 static bool is_setup_marker(const struct an_event *ev)
@@ -499,12 +276,12 @@ static int replay_one(struct an_replay *r, const struct an_event *ev, struct an_
 	int err;
 
 	r->ev = ev;
-	clear_step(r);
+	an_replay_step_clear(r);
 	r->step.ts_ns = ev->ts_ns;
 	if (ev->ts_ns > r->now_ns)
 		r->now_ns = ev->ts_ns;
 	an_sched_inspect(r, ev);
-	an_walk_track(r, &r->walk, ev);
+	an_walk_track(&r->walk, r->tgroups, &r->sys, ev);
 	err = notify(r, ev, false);
 	if (err)
 		goto out;
@@ -533,7 +310,7 @@ int an_replay_finish(struct an_replay *r, uint64_t end_ns)
 	for (size_t i = 0; i < r->nr_obs; i++)
 		if (r->obs[i].finish)
 			r->obs[i].finish(r->obs[i].ctx, r, end_ns);
-	return r->res->err;
+	return observers_err(r);
 }
 
 void an_replay_free(struct an_replay *r)

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "analyze/read/alias.h"
-#include "analyze/replay/replay_int.h"
+#include "analyze/replay/requests.h"
 #include "analyze/replay/tgroups.h"
 
 static unsigned long long clamp_flag(const struct an_replay *r, int id)
@@ -62,7 +62,7 @@ static int request(struct an_replay *r, int pid, unsigned long long flags, unsig
 		.util_min = vmin, .util_max = vmax,
 	};
 	struct an_replay_req *q = &r->step.req;
-	struct an_task *t = an_sched_task_get(r, pid, NULL, AN_PRIO_NONE);
+	struct an_task *t = an_replay_task_get(r, pid, NULL, AN_PRIO_NONE);
 	int mret;
 
 	if (!t)
@@ -179,7 +179,7 @@ static int on_task(struct an_replay *r, const struct an_marker *m)
 
 	if (!an_marker_has(m, AN_MK_TASK_PID) || !m->task.pid)
 		return 0;
-	t = an_sched_task_get(r, (int)m->task.pid, m->task.comm, AN_PRIO_NONE);
+	t = an_replay_task_get(r, (int)m->task.pid, m->task.comm, AN_PRIO_NONE);
 	if (!t)
 		return -ENOMEM;
 	if (t->mt.is_dead)
@@ -275,7 +275,7 @@ static int on_task_eff(struct an_replay *r, const struct an_event *ev)
 
 	if (e->pid <= 0 || (id != MODEL_UCLAMP_MIN && id != MODEL_UCLAMP_MAX))
 		return 0;
-	t = an_sched_task_get(r, e->pid, e->comm, AN_PRIO_NONE);
+	t = an_replay_task_get(r, e->pid, e->comm, AN_PRIO_NONE);
 	if (!t)
 		return -ENOMEM;
 	if (t->mt.is_dead || e->value > MODEL_SCALE)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * analyze/replay/sched.c - the replay's scheduler events and trace integrity
- * (replay.h): per-CPU runqueues from sched_switch, sched_wakeup(_new),
+ * (sched.h): per-CPU runqueues from sched_switch, sched_wakeup(_new),
  * sched_migrate_task, fork, exit and free; classes from prio; frequency and
  * limits; the integrity problems an event reveals (events.md §4).
  */
@@ -10,31 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/replay/replay_int.h"
+#include "analyze/replay/requests.h"
+#include "analyze/replay/sched.h"
 #include "analyze/replay/tasks.h"
 
 static bool is_counted(enum model_class cls)
 {
 	return cls == MODEL_CLASS_FAIR || cls == MODEL_CLASS_RT;
-}
-
-/*
- * The class of a task from its trace prio (uclamp-v3.md §9): 0..99 RT,
- * 100..139 fair, -1 DL. sugov:N is a DL kthread whatever it shows; the
- * stop task (migration/N, prio 0) is no RT task and is never counted (VR3).
- */
-static enum model_class class_of(int prio, const char *comm, enum model_class dflt)
-{
-	if (comm && an_comm_has_prefix(comm, "sugov:"))
-		return MODEL_CLASS_DL;
-	if (prio == AN_PRIO_NONE)
-		return dflt;
-	if (prio < 0)
-		return MODEL_CLASS_DL;
-	if (prio < 100)
-		return comm && prio == 0 && an_comm_has_prefix(comm, "migration/") ?
-		       MODEL_CLASS_OTHER : MODEL_CLASS_RT;
-	return MODEL_CLASS_FAIR;
 }
 
 /* ---- tasks ---- */
@@ -97,57 +79,6 @@ static void remove_task(struct an_replay *r, struct an_task *t)
 	release(r, t);
 	an_tasks_remove(r->tasks, t->mt.pid);
 	r->nr_tasks_live = an_tasks_count(r->tasks);
-}
-
-static void set_comm(struct an_task *t, const char *comm)
-{
-	an_comm_set(t->comm, comm);
-}
-
-static struct an_task *new_task(struct an_replay *r, int pid)
-{
-	struct an_task *t = an_tasks_add(r->tasks, pid);
-
-	if (!t)
-		return NULL;
-	t->prio = AN_PRIO_NONE;
-	t->last_cpu = -1;
-	t->eff_seen[MODEL_UCLAMP_MIN] = t->eff_seen[MODEL_UCLAMP_MAX] = -1;
-	t->first_ns = r->step.ts_ns;
-	/* without CONFIG_UCLAMP_TASK_GROUP the group changes nothing */
-	t->is_tg_known = !r->sys.cfg.task_group;
-	r->nr_tasks_seen++;
-	r->nr_tasks_live = an_tasks_count(r->tasks);
-	return t;
-}
-
-struct an_task *an_sched_task_get(struct an_replay *r, int pid, const char *comm, int prio)
-{
-	struct an_task *t = an_tasks_find(r->tasks, pid);
-	enum model_class cls;
-
-	if (!t) {
-		t = new_task(r, pid);
-		if (!t)
-			return NULL;
-		model_task_init(&r->sys, &t->mt, pid, class_of(prio, comm, MODEL_CLASS_FAIR));
-		t->prio = prio;
-		set_comm(t, comm);
-		return t;
-	}
-	set_comm(t, comm);
-	if (prio == AN_PRIO_NONE || t->mt.is_dead)
-		return t;
-	t->prio = prio;
-	cls = class_of(prio, t->comm, t->mt.cls);
-	if (cls != t->mt.cls) {
-		int cpu = t->mt.cpu;
-
-		model_task_set_class(&r->sys, &t->mt, cls);
-		if (cpu >= 0)
-			an_replay_touch(r, cpu, AN_RQ_OP_REQUEST);
-	}
-	return t;
 }
 
 /*
@@ -309,7 +240,7 @@ static bool is_listed(const int *pids, unsigned int n, int pid)
  * remote waker takes this rq's lock, which __schedule() drops only in the
  * new-idle balance, run when the sleeper left no task behind; the trace
  * cannot tell that order from a wakeup just before the dequeue. The tasks
- * are noted in an_cpu.late, for an_sched_late_order().
+ * are noted in an_cpu.late, for late_order().
  */
 static void note_late(struct an_replay *r, int cpu)
 {
@@ -341,7 +272,7 @@ static void note_late(struct an_replay *r, int cpu)
  * effective value of each clamp), the kernel took the other order; the
  * replay takes it too (dequeue them all, enqueue them again).
  */
-void an_sched_late_order(struct an_replay *r, int cpu, const int obs[MODEL_UCLAMP_CNT])
+static void late_order(struct an_replay *r, int cpu, const int obs[MODEL_UCLAMP_CNT])
 {
 	struct an_cpu *c = an_replay_cpu(r, cpu);
 	int alt[MODEL_UCLAMP_CNT] = { -1, -1 };
@@ -403,7 +334,7 @@ static int on_switch(struct an_replay *r, const struct an_event *ev)
 	if (sw->prev_pid > 0 && c->nr_pulled && !an_event_state_is_runnable(sw->prev_state))
 		nr_out = unpull(r, cpu, out);
 	if (sw->prev_pid > 0) {
-		struct an_task *p = an_sched_task_get(r, sw->prev_pid, sw->prev_comm,
+		struct an_task *p = an_replay_task_get(r, sw->prev_pid, sw->prev_comm,
 						       sw->prev_prio);
 
 		if (!p)
@@ -419,7 +350,7 @@ static int on_switch(struct an_replay *r, const struct an_event *ev)
 		}
 	}
 	if (sw->next_pid > 0) {
-		struct an_task *n = an_sched_task_get(r, sw->next_pid, sw->next_comm,
+		struct an_task *n = an_replay_task_get(r, sw->next_pid, sw->next_comm,
 						       sw->next_prio);
 
 		if (!n)
@@ -468,7 +399,7 @@ static int on_wakeup(struct an_replay *r, const struct an_event *ev)
 
 	if (w->pid <= 0 || !cpu_in_model(r, w->target_cpu))
 		return 0;
-	t = an_sched_task_get(r, w->pid, w->comm, w->prio);
+	t = an_replay_task_get(r, w->pid, w->comm, w->prio);
 	if (!t)
 		return -ENOMEM;
 	if (t->mt.is_dead)
@@ -492,7 +423,7 @@ static int on_migrate(struct an_replay *r, const struct an_event *ev)
 
 	if (m->pid <= 0)
 		return 0;
-	t = an_sched_task_get(r, m->pid, m->comm, m->prio);
+	t = an_replay_task_get(r, m->pid, m->comm, m->prio);
 	if (!t)
 		return -ENOMEM;
 	if (t->mt.is_dead)
@@ -526,16 +457,16 @@ static int on_fork(struct an_replay *r, const struct an_event *ev)
 	if (old)
 		remove_task(r, old);	/* pid reuse: a new task */
 	if (f->parent_pid > 0) {
-		parent = an_sched_task_get(r, f->parent_pid, f->parent_comm, AN_PRIO_NONE);
+		parent = an_replay_task_get(r, f->parent_pid, f->parent_comm, AN_PRIO_NONE);
 		if (!parent)
 			return -ENOMEM;
 	} else {
 		parent = NULL;		/* kernel threads forked by the idle task */
 	}
-	child = new_task(r, f->child_pid);
+	child = an_replay_task_new(r, f->child_pid);
 	if (!child)
 		return -ENOMEM;
-	set_comm(child, f->child_comm);
+	an_comm_set(child->comm, f->child_comm);
 	set_task_known(r, child);	/* not queued until its wakeup_new */
 	if (!parent) {
 		model_task_init(&r->sys, &child->mt, f->child_pid, MODEL_CLASS_FAIR);
@@ -563,7 +494,7 @@ static int on_exit_free(struct an_replay *r, const struct an_event *ev)
 			remove_task(r, t);	/* VG8: also if the final switch is missing */
 		return 0;
 	}
-	t = an_sched_task_get(r, ev->task.pid, ev->task.comm, ev->task.prio);
+	t = an_replay_task_get(r, ev->task.pid, ev->task.comm, ev->task.prio);
 	if (!t)
 		return -ENOMEM;
 	t->is_exiting = true;
@@ -728,7 +659,7 @@ int an_sched_apply(struct an_replay *r, const struct an_event *ev)
 		int obs[MODEL_UCLAMP_CNT] = { (int)ev->util_cfs.uclamp_min,
 					      (int)ev->util_cfs.uclamp_max };
 
-		an_sched_late_order(r, ev->util_cfs.cpu, obs);
+		late_order(r, ev->util_cfs.cpu, obs);
 		an_replay_eval(r, ev->util_cfs.cpu);
 		return 0;
 	}
@@ -736,7 +667,7 @@ int an_sched_apply(struct an_replay *r, const struct an_event *ev)
 		int obs[MODEL_UCLAMP_CNT] = { (int)ev->util_se.uclamp_min,
 					      (int)ev->util_se.uclamp_max };
 
-		an_sched_late_order(r, ev->util_se.cpu, obs);
+		late_order(r, ev->util_se.cpu, obs);
 		an_replay_eval(r, ev->util_se.cpu);
 		return 0;
 	}

@@ -9,9 +9,73 @@
 #ifndef UCVAL_ANALYZE_REPLAY_TASKS_H
 #define UCVAL_ANALYZE_REPLAY_TASKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#include "analyze/replay/replay.h"
+#include "analyze/read/marker.h"
+#include "model/model.h"
+
+/**
+ * struct an_task - one task the trace showed
+ * @mt: the model's task (pid, class, group, requests, queued CPU mt.cpu,
+ *	-1 when not queued in the model). Its address is stable for the
+ *	task's lifetime.
+ * @comm: last comm seen
+ * @prio: last prio seen, AN_PRIO_NONE when none
+ * @known_epoch: the replay knows whether the task is queued (it was woken,
+ *		switched, forked or migrated while its CPU was known) when this
+ *		is an_replay.nr_resets + 1 (lost events forget every task at
+ *		once); 0 for a task only named by a marker or a util event
+ * @is_exiting: sched_process_exit seen; the final switch (prev_state X, Z or
+ *		I) releases it in the model (VG8)
+ * @is_dead: released in the model (model_task_exit); the entry stays until
+ *	     sched_process_free or a fork reusing the pid
+ * @last_cpu: CPU it last ran or was queued on, -1 unknown (also set by a
+ *	      sched_migrate_task of a task that is not queued)
+ * @first_ns: time the replay first saw it
+ * @is_req_known: its request of each clamp id is known to the replay (a
+ *		  task marker, a request, a uclamp_task_eff value, or forked in
+ *		  the trace under the variant's fork rule); else the model's
+ *		  "no request" is a guess
+ * @is_tg_known: its task group is known (task marker with cgroup, forked
+ *		 from a task whose group is known, or the platform says
+ *		 task_group=0); else the model's root group is a guess
+ * @eff_seen: the effective value of each clamp id the last uclamp_task_eff
+ *	      showed, -1 none yet
+ * @hash_next: private (tasks.c)
+ *
+ * an_task_is_clamp_known() says whether both are known: only then can a
+ * disagreement about its clamps be a FAIL rather than UNDECIDED.
+ */
+struct an_task {
+	struct model_task mt;
+	char comm[AN_COMM_LEN];
+	int prio;
+	uint64_t known_epoch;
+	bool is_exiting;
+	bool is_dead;
+	int last_cpu;
+	uint64_t first_ns;
+	bool is_req_known[MODEL_UCLAMP_CNT];
+	bool is_tg_known;
+	int eff_seen[MODEL_UCLAMP_CNT];
+	struct an_task *hash_next;
+};
+
+static inline bool an_task_is_clamp_known(const struct an_task *t)
+{
+	return t->is_req_known[MODEL_UCLAMP_MIN] && t->is_req_known[MODEL_UCLAMP_MAX] &&
+	       t->is_tg_known;
+}
+
+/* The an_task of a model task (every model task of the replay is one). */
+static inline struct an_task *an_task_of(const struct model_task *mt)
+{
+	return model_container_of(mt, struct an_task, mt);
+}
+
+struct an_tasks;
 
 /**
  * an_tasks_new() - an empty table

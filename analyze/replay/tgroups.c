@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/malloc.h"
+#include "analyze/read/marker.h"
 #include "analyze/replay/tgroups.h"
 #include "lib/vec.h"
 
@@ -67,13 +68,6 @@ static struct model_tg *find(const struct an_tgroups *g, const char *path)
 	return NULL;
 }
 
-/**
- * an_tgroups_path() - the cgroup path of @tg
- * @g: the groups
- * @tg: a group of @g, or the root group
- *
- * Return: its path ("/" for the root group), or NULL for a group @g lacks.
- */
 const char *an_tgroups_path(const struct an_tgroups *g, const struct model_tg *tg)
 {
 	if (!tg->parent)

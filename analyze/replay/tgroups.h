@@ -6,7 +6,9 @@
 #ifndef UCVAL_ANALYZE_REPLAY_TGROUPS_H
 #define UCVAL_ANALYZE_REPLAY_TGROUPS_H
 
-#include "analyze/replay/replay.h"
+#include "model/model.h"
+
+struct an_tgroups;
 
 /**
  * an_tgroups_new() - an empty table (the root group is the model's)
@@ -34,8 +36,17 @@ void an_tgroups_free(struct an_tgroups *g);
  * long), or -ENOSPC for a group the model cannot create (v3 seed, VG6;
  * the model's own -ENOMEM); then @out is the deepest parent that exists.
  */
-const char *an_tgroups_path(const struct an_tgroups *g, const struct model_tg *tg);
 int an_tgroups_get(struct an_tgroups *g, struct model_sys *sys, const char *path,
 		   struct model_tg **out);
+
+/**
+ * an_tgroups_path() - the cgroup path of @tg
+ * @g: the groups
+ * @tg: a group of @g, or the root group
+ *
+ * Return: its path ("/" for the root group), borrowed from @g; NULL for a
+ * group @g lacks.
+ */
+const char *an_tgroups_path(const struct an_tgroups *g, const struct model_tg *tg);
 
 #endif /* UCVAL_ANALYZE_REPLAY_TGROUPS_H */

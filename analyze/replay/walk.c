@@ -4,7 +4,6 @@
  */
 #include <string.h>
 
-#include "analyze/replay/replay.h"
 #include "analyze/replay/tgroups.h"
 #include "analyze/replay/walk.h"
 
@@ -61,7 +60,8 @@ static bool is_walk_event(enum an_event_type type)
 	}
 }
 
-void an_walk_track(struct an_replay *r, struct an_walk *w, const struct an_event *ev)
+void an_walk_track(struct an_walk *w, struct an_tgroups *g, struct model_sys *sys,
+		   const struct an_event *ev)
 {
 	struct model_tg *tg;
 	int i;
@@ -71,7 +71,7 @@ void an_walk_track(struct an_replay *r, struct an_walk *w, const struct an_event
 			w->is_open = false;
 		return;
 	}
-	if (an_tgroups_get(r->tgroups, &r->sys, ev->tg.path, &tg) || !tg->parent)
+	if (an_tgroups_get(g, sys, ev->tg.path, &tg) || !tg->parent)
 		return;
 	i = w->is_open && ev->cpu == w->cpu ? walk_find(w, tg) : -1;
 	/* the top again, not as the next clamp id of the same group: a new write */
@@ -90,8 +90,8 @@ bool an_walk_is_pending(const struct an_walk *w, const struct model_task *mt)
 	return i >= 0 && !w->g[i].is_reached;
 }
 
-bool an_walk_old_eff(struct an_replay *r, const struct an_walk *w, struct model_task *mt,
-		     enum model_clamp_id id, bool is_unreached, int *out)
+bool an_walk_old_eff(const struct model_sys *sys, const struct an_walk *w,
+		     struct model_task *mt, enum model_clamp_id id, bool is_unreached, int *out)
 {
 	struct model_se now[MODEL_UCLAMP_CNT];
 	int i = w->is_open ? walk_find(w, mt->tg) : -1;
@@ -103,7 +103,7 @@ bool an_walk_old_eff(struct an_replay *r, const struct an_walk *w, struct model_
 	memcpy(now, mt->tg->eff, sizeof(now));
 	memcpy(mt->tg->eff, w->g[i].eff, sizeof(now));
 	mt->acc_slot[id] = MODEL_NV;
-	*out = model_task_eff(&r->sys, mt, id, NULL);
+	*out = model_task_eff(sys, mt, id, NULL);
 	mt->acc_slot[id] = slot;
 	memcpy(mt->tg->eff, now, sizeof(now));
 	return true;

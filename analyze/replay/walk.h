@@ -44,15 +44,17 @@ struct an_walk {
 	} g[AN_WALK_MAX_GROUPS];
 };
 
-struct an_replay;
+struct an_tgroups;
 
 /**
  * an_walk_track() - a walk starts, reaches a group, or ends at @ev
- * @r: replay, before @ev is given to the model
  * @w: the walk
+ * @g: the replay's task groups (a written group is created if new)
+ * @sys: the model, before @ev is given to it
  * @ev: the event
  */
-void an_walk_track(struct an_replay *r, struct an_walk *w, const struct an_event *ev);
+void an_walk_track(struct an_walk *w, struct an_tgroups *g, struct model_sys *sys,
+		   const struct an_event *ev);
 
 /**
  * an_walk_is_pending() - whether the walk in progress has yet to reach
@@ -67,7 +69,7 @@ bool an_walk_is_pending(const struct an_walk *w, const struct model_task *mt);
 /**
  * an_walk_old_eff() - @mt's effective clamp @id with its group's values from
  * before the write in progress
- * @r: replay
+ * @sys: the model
  * @w: the walk
  * @mt: the task (its group's values, and its counted slot, are set aside
  *	and back)
@@ -78,7 +80,7 @@ bool an_walk_is_pending(const struct an_walk *w, const struct model_task *mt);
  * Return: true when @out was set: a walk is open and the task's group is in
  * its subtree (and not reached, with @is_unreached).
  */
-bool an_walk_old_eff(struct an_replay *r, const struct an_walk *w, struct model_task *mt,
-		     enum model_clamp_id id, bool is_unreached, int *out);
+bool an_walk_old_eff(const struct model_sys *sys, const struct an_walk *w,
+		     struct model_task *mt, enum model_clamp_id id, bool is_unreached, int *out);
 
 #endif

@@ -222,8 +222,10 @@ static void freq_compose(struct an_series *s, const struct an_replay *r, int pi,
 }
 
 /**
- * an_series_freq() - a policy's observed and expected frequency from @ts_ns
- * @r: replay whose results hold the series (nothing happens without one)
+ * record_freq() - a policy's observed and expected frequency from @ts_ns
+ * (an_freq_sink.freq)
+ * @ctx: the series
+ * @r: the replay
  * @policy_index: index into r->policy
  * @ts_ns: the instant
  * @has_obs: a frequency was observed, @obs_khz
@@ -237,14 +239,14 @@ static void freq_compose(struct an_series *s, const struct an_replay *r, int pi,
  * Called by freq_prediction at every judgement; a row is recorded when a
  * value changes.
  */
-void an_series_freq(struct an_replay *r, int policy_index, uint64_t ts_ns, bool has_obs,
-		    unsigned int obs_khz, bool has_pred, unsigned int pred_khz, bool is_decidable,
-		    unsigned int lo_khz, unsigned int hi_khz)
+static void record_freq(void *ctx, const struct an_replay *r, int policy_index, uint64_t ts_ns,
+			bool has_obs, unsigned int obs_khz, bool has_pred, unsigned int pred_khz,
+			bool is_decidable, unsigned int lo_khz, unsigned int hi_khz)
 {
-	struct an_series *s = r->res->series;
+	struct an_series *s = ctx;
 	struct an_series_fstate *f;
 
-	if (!s || !s->freq || policy_index < 0 || (unsigned int)policy_index >= s->nr_open)
+	if (!s->freq || policy_index < 0 || (unsigned int)policy_index >= s->nr_open)
 		return;
 	f = &s->fstate[policy_index];
 	/*
@@ -267,8 +269,10 @@ void an_series_freq(struct an_replay *r, int policy_index, uint64_t ts_ns, bool 
 }
 
 /**
- * an_series_bound() - the floor or ceiling a bound check holds a CPU to
- * @r: replay whose results hold the series (nothing happens without one)
+ * record_bound() - the floor or ceiling a bound check holds a CPU to
+ * (an_freq_sink.bound)
+ * @ctx: the series
+ * @r: the replay
  * @cpu: the CPU (freq_below_min_clamp) or its policy's first CPU
  *	 (freq_above_max_clamp)
  * @is_floor: a floor (else a ceiling)
@@ -281,15 +285,15 @@ void an_series_freq(struct an_replay *r, int policy_index, uint64_t ts_ns, bool 
  * fills accepted_lo_khz/accepted_hi_khz of freq_intervals where
  * freq_prediction cannot judge.
  */
-void an_series_bound(struct an_replay *r, int cpu, bool is_floor, uint64_t ts_ns,
-		     bool is_decidable, unsigned int obs_khz, unsigned int khz)
+static void record_bound(void *ctx, const struct an_replay *r, int cpu, bool is_floor,
+			 uint64_t ts_ns, bool is_decidable, unsigned int obs_khz, unsigned int khz)
 {
-	struct an_series *s = r->res->series;
+	struct an_series *s = ctx;
 	const struct an_cpu *c = an_replay_cpu(r, cpu);
 	struct an_series_fstate *f;
 	int pi;
 
-	if (!s || !s->freq || !c || c->policy < 0 || (unsigned int)c->policy >= s->nr_open ||
+	if (!s->freq || !c || c->policy < 0 || (unsigned int)c->policy >= s->nr_open ||
 	    (unsigned int)cpu >= s->nr_open)
 		return;
 	pi = c->policy;
@@ -548,6 +552,18 @@ int an_series_attach(struct an_replay *r, struct an_series *s)
 				   .skip = AN_OBS_NO_BEFORE, .ctx = s };
 
 	return an_replay_add_observer(r, &obs);
+}
+
+/**
+ * an_series_freq_sink() - the sink through which @s records what the
+ * frequency checks hold the kernel to (an_results.freq_sink)
+ * @s: the series, attached with an_series_attach()
+ *
+ * Return: the sink; its context is @s.
+ */
+struct an_freq_sink an_series_freq_sink(struct an_series *s)
+{
+	return (struct an_freq_sink){ .bound = record_bound, .freq = record_freq, .ctx = s };
 }
 
 struct walk {

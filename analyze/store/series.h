@@ -6,11 +6,13 @@
  * computed from.
  *
  * The caller owns a struct an_series and hands it to the analysis in
- * an_results.series; the replay then attaches one more observer that fills
- * it. Intervals are coalesced (a row when a value changes, not per event)
- * and kept in a record buffer that spills to a temporary file, so memory
- * grows with tasks and CPUs, never with events. Without a series nothing is
- * recorded and nothing costs.
+ * an_results.series; the analysis (analyze.c) then attaches one more
+ * observer that fills it (an_series_attach()) and points the frequency
+ * checks' an_results.freq_sink at it (an_series_freq_sink()). Intervals are
+ * coalesced (a row when a value changes, not per event) and kept in a record
+ * buffer that spills to a temporary file, so memory grows with tasks and
+ * CPUs, never with events. Without a series nothing is recorded and nothing
+ * costs.
  */
 #ifndef UCVAL_ANALYZE_STORE_SERIES_H
 #define UCVAL_ANALYZE_STORE_SERIES_H
@@ -18,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analyze/checks/check.h"
 #include "analyze/read/event.h"
 #include "analyze/store/recbuf.h"
 #include "model/schedutil.h"
@@ -159,11 +162,7 @@ struct an_replay;
 void an_series_init(struct an_series *s);
 void an_series_release(struct an_series *s);
 int an_series_attach(struct an_replay *r, struct an_series *s);
-void an_series_freq(struct an_replay *r, int policy_index, uint64_t ts_ns, bool has_obs,
-		    unsigned int obs_khz, bool has_pred, unsigned int pred_khz, bool is_decidable,
-		    unsigned int lo_khz, unsigned int hi_khz);
-void an_series_bound(struct an_replay *r, int cpu, bool is_floor, uint64_t ts_ns,
-		     bool is_decidable, unsigned int obs_khz, unsigned int khz);
+struct an_freq_sink an_series_freq_sink(struct an_series *s);
 int an_series_for_each(struct an_series *s, int (*fn)(void *ctx, const struct an_series_rec *rec),
 		       void *ctx);
 

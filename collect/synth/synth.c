@@ -19,7 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/checks/freqstate.h"
 #include "collect/synth/synth.h"
 #include "collect/synth/synthemit.h"
 #include "collect/synth/synthmodel.h"
@@ -27,6 +26,7 @@
 #include "collect/synth/synthsched.h"
 #include "collect/synth/synthstate.h"
 #include "collect/synth/synthtruth.h"
+#include "model/schedutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -115,13 +115,13 @@ static void set_freq(struct synth *s, struct sy_policy *p, unsigned int khz, boo
 	}
 	if (is_all)
 		sy_loss_freq_written(s, p, ts);
-	/* a checker may excuse a shortfall of up to AN_FQ_EARLY_NS (see there) */
+	/* a checker may excuse a shortfall of up to MODEL_SU_EARLY_NS (see there) */
 	if (!is_initial && p->has_change && is_written &&
 	    ts < p->last_change_ns + p->su.rate_limit_us * SY_NS_PER_US)
 		sy_truth_window(s, "freq_prediction", (int)p->first, ts,
 				p->last_change_ns + p->su.rate_limit_us * SY_NS_PER_US, "S15",
 				p->last_change_ns + p->su.rate_limit_us * SY_NS_PER_US - ts <=
-				AN_FQ_EARLY_NS);
+				MODEL_SU_EARLY_NS);
 	if (!is_initial) {
 		p->has_change = true;
 		p->last_change_ns = ts;

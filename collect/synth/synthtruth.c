@@ -19,10 +19,10 @@
 #include <limits.h>
 #include <string.h>
 
-#include "analyze/checks/freqstate.h"
 #include "collect/synth/synthmodel.h"
 #include "collect/synth/synthout.h"
 #include "collect/synth/synthtruth.h"
+#include "model/schedutil.h"
 
 /* Longest run of events the lost-events fault drops, and the gap between two
  * losses (each the events of one CPU, reported by its next page). */
@@ -244,10 +244,10 @@ static void fkey_update(struct synth *s, struct sy_fkey *k, uint64_t ts, unsigne
 		/*
 		 * A checker may take a short disagreement begun by the kernel's
 		 * move for a reaction to an enqueue or dequeue the trace shows
-		 * only after it (analyze: AN_FQ_EARLY_NS, measured from other
+		 * only after it (MODEL_SU_EARLY_NS, measured from other
 		 * events than these keys are updated at: twice that here).
 		 */
-		bool is_early = k->is_div_by_freq && ts - k->div_start_ns <= 2 * AN_FQ_EARLY_NS;
+		bool is_early = k->is_div_by_freq && ts - k->div_start_ns <= 2 * MODEL_SU_EARLY_NS;
 
 		k->is_div = false;
 		sy_truth_window(s, k->check, k->cpu, k->div_start_ns, ts, k->rule,

@@ -19,9 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/analyze.h"
 #include "analyze/read/dat/datcheck.h"
 #include "analyze/read/reader.h"
-#include "analyze/replay/replay.h"
 #include "tests/fuzz/fuzz_common.h"
 
 /* Events replayed at most; inputs are small, this is a backstop. */
@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!open_trace(data + 1, size - 1, &fd, &fp, &rd))
 		goto out_close;
 	an_results_init(&res, sink, NULL);
-	if (an_replay_new(&o, &res, &r, &d))
+	if (an_analyze_replay_new(&o, &res, &r, &d))
 		__builtin_trap();	/* no platform file: only memory can fail */
 	while (n++ < FUZZ_MAX_EVENTS) {
 		rc = an_reader_next(rd, &ev, &d);
