@@ -309,7 +309,7 @@ bench: deps ucval $(BENCH_O)/tcmd_iter
 
 # --- real kernel ----------------------------------------------------------
 # tests/kernel/loop.sh: kernel builds cached in KCACHE (default /work/kcache);
-# KSRC=, PATCHES=, BROKEN= as in README "Validating a kernel patch".
+# KSRC=, PATCHES=, BROKEN= as in docs/kernel-loop.md.
 check-kernel: deps ucval
 	@UCVAL=$(CURDIR)/$(O)/ucval OUT=$(CURDIR)/$(O)/kernel bash tests/kernel/loop.sh all
 

@@ -31,8 +31,8 @@ static const char analyze_usage[] =
 	"                   re-analyzing a trace with the same options replaces it),\n"
 	"                   with explanations, tasks, CPUs, policies, clamp and\n"
 	"                   frequency intervals (in chunks of 256, read through\n"
-	"                   views), residency and requests (schema 3, README\n"
-	"                   \"Querying the database\"; an older file is upgraded)\n"
+	"                   views), residency and requests (schema 3,\n"
+	"                   docs/database.md; an older file is upgraded)\n"
 	"  --json FILE      write the results as JSON ('-': standard output)\n"
 	"  --model M        v3 or mainline (default: the platform marker, else the\n"
 	"                   kernel release: before 5.3 v3, else mainline)\n"
@@ -65,13 +65,14 @@ static const char analyze_usage[] =
 	"lost events: trace_integrity FAIL; the other checks UNDECIDED where the\n"
 	"replay cannot know the runqueues or the frequency; losses a trace.dat's\n"
 	"buffer statistics count but no page places: UNDECIDED throughout, unless\n"
-	"the buffer had been read before the file was saved (README)\n"
+	"the buffer had been read before the file was saved (docs/analyze.md)\n"
 	"exit status: 0 every check PASS or UNDECIDED for lack of input, 1 a check\n"
 	"failed, 2 bad usage or an unreadable trace, 3 undecided windows may hide a\n"
 	"failure (1 with --strict)\n"
 	"environment: UCVAL_DAT=library reads trace.dat with libtracecmd's own\n"
 	"records (the reference, slower), UCVAL_DAT=kbuffer with libtraceevent's\n"
-	"page parser for every page; the results are the same (README \"Speed\")\n";
+	"page parser for every page; the results are the same\n"
+	"(docs/performance.md)\n";
 
 /* Room for the canonical option string that identifies an analysis. */
 #define OPTIONS_LEN	512
@@ -252,7 +253,7 @@ int cmd_analyze(int argc, char **argv)
 	an_reader_set_quiet(true);
 	if (o.run.db_path)
 		an_db_setup_process();	/* one thread so far */
-	/* UCVAL_DAT=library or kbuffer: another trace.dat reader (README "Speed") */
+	/* UCVAL_DAT=library or kbuffer: another trace.dat reader (docs/performance.md) */
 	if (getenv("UCVAL_DAT"))
 		an_reader_set_dat_reader(!strcmp(getenv("UCVAL_DAT"), "library") ? AN_DAT_LIBTRACECMD :
 					 !strcmp(getenv("UCVAL_DAT"), "kbuffer") ? AN_DAT_KBUFFER :

@@ -1193,7 +1193,7 @@ static void analyze_public(const struct trace_fig *f)
 
 static void test_juno(void **state)
 {
-	/* README: 399 switches, 28 migrations, no wakeup events: every task
+	/* shared/traces/README.md: 399 switches, 28 migrations, no wakeup events: every task
 	 * switched in is learnt; 4.11 < 5.3 picks v3; 2 clusters */
 	static const struct trace_fig f = {
 		"juno-r0-schedutil-sched_load.dat", true, 3724, 399, 30, 6, 221,

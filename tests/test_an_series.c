@@ -3,7 +3,7 @@
  * analyze/store/series.c and the schema 2 tables: what a trace looked like over
  * time (clamp and frequency intervals, requests, tasks, CPUs, policies),
  * the explanation chain of a FAIL window, and the database built from it by
- * `ucval analyze --db`: residency, views, the queries README documents.
+ * `ucval analyze --db`: residency, views, the queries docs/database.md documents.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -537,7 +537,7 @@ static void test_db_residency(void **state)
 	assert_string_equal(buf, "0|0|500000,1000000,1500000,2000000|1000");
 }
 
-/* The views of schema 2 answer what README says they answer. */
+/* The views of schema 2 answer what docs/database.md says they answer. */
 static void test_db_views(void **state)
 {
 	static const struct {
@@ -565,7 +565,7 @@ static void test_db_views(void **state)
 	}
 }
 
-/* The ```sql blocks of README's "Querying the database", in order. */
+/* The ```sql blocks of docs/database.md's "Querying the database", in order. */
 static int readme_queries(char *text, char **q, int max)
 {
 	char *sec = strstr(text, "\n## Querying the database\n"), *end, *p;
@@ -587,7 +587,7 @@ static int readme_queries(char *text, char **q, int max)
 }
 
 /*
- * Each of the ten README queries runs on the fixtures' database and gives
+ * Each of the ten queries of docs/database.md runs on the fixtures' database and gives
  * what the fixtures say: e.g. 3: the below-min fixture's 5 ms window;
  * 7: 256/768 on CPU 1 at 10.003050 (rq_clamp-fail.txt); 9: the ENOSPC that
  * the groups_exhausted fixture's kernel did not return.
@@ -617,7 +617,7 @@ static void test_readme_queries(void **state)
 	int n;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/README.md", an_test_root());
+	snprintf(path, sizeof(path), "%s/docs/database.md", an_test_root());
 	f = fopen(path, "r");
 	assert_non_null(f);
 	fseek(f, 0, SEEK_END);
@@ -637,7 +637,7 @@ static void test_readme_queries(void **state)
 		if (semi)
 			*semi = '\0';
 		if (strcmp(buf, first_row[i]))
-			fail_msg("README query %d: first row '%s', want '%s'", i + 1, buf,
+			fail_msg("docs/database.md query %d: first row '%s', want '%s'", i + 1, buf,
 				 first_row[i]);
 	}
 	free(text);

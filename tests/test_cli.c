@@ -470,7 +470,7 @@ static void test_analyze_feed(void **state)
 }
 
 /*
- * UCVAL_DAT picks the trace.dat reader (README "Speed"): pages walked by
+ * UCVAL_DAT picks the trace.dat reader (docs/performance.md): pages walked by
  * ucval (the default), every page through kbuffer, or libtracecmd's own
  * records. The output is the same, for the Juno trace and a synthetic one
  * with lost events; only when a bad page is found differs.

@@ -60,7 +60,7 @@ GRACE_US=${GRACE_US:-20000}
 # decision's rq clock is unknown (patch 0003 gives it).
 EARLY_US=${EARLY_US:-5000}
 # Checks reported but not gated (space separated); none since every
-# disagreement found is modelled (README "Validating a kernel patch").
+# disagreement found is modelled (docs/kernel-loop.md).
 UNGATED_CHECKS=${UNGATED_CHECKS:-}
 
 log() { printf 'kernel: %s\n' "$*" >&2; }
@@ -370,7 +370,7 @@ judge_good() {
 
 	for c in $(sqlite3 "$dir/results.db" "SELECT check_id FROM verdicts WHERE verdict = 'FAIL'"); do
 		case " $UNGATED_CHECKS " in *" $c "*)
-			log "$c: FAIL, not gated (known disagreement, see README)"
+			log "$c: FAIL, not gated (known disagreement, see docs/kernel-loop.md)"
 			continue;;
 		esac
 		log "FAIL: $c on the kernel under test"
