@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ucval: validate uclamp and schedutil from real traces.
 # Plain GNU make + pkg-config. model/ builds without any library flags: if it
 # ever needs one of the PKGS headers, the layering is wrong (STYLE.md §7).

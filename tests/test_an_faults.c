@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/test_an_faults.c - broken and hostile inputs (issue 7): a trace.dat
  * cut at every page boundary of its data and with every data page header

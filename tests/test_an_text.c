@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/test_an_text.c - the ftrace text and systrace HTML reader: every line
  * variant (flags and tgid columns or not, comms with spaces and dashes,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/test_an_tracedat.c - the trace.dat reader: the Juno trace (figures
  * checked with trace-cmd report), the same trace as trace-cmd report text and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/test_col_record.c - `ucval collect` on this machine's real tracefs:
  * a workload of our own (two threads ping-ponging a byte through pipes, run
