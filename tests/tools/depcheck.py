@@ -22,7 +22,7 @@ exit status is 1 when anything is wrong, else 0.
 
 Usage:
   depcheck.py [--objdir DIR] [--allow-known]   the check (objects: see below)
-  depcheck.py --spdx                            tracked sources lack no SPDX line
+  depcheck.py --spdx                            every tracked source has its SPDX line
   depcheck.py --self-test                       the checker on small fake trees
 
 --objdir DIR reads the objects DIR/<path>.o (`make check-deps` builds them in
@@ -66,7 +66,7 @@ ALLOWED = {
     "analyze": _STORE,
     "collect": _READ,
     "collect/synth": _COLLECT,
-    # the database, and what its headers include through it
+    # the database only: what the store's headers include comes through them
     "reports": ["analyze/store"] + _BASE,
     "top": ["analyze", "analyze/store", "analyze/checks", "analyze/replay", "analyze/read",
             "collect", "collect/synth", "reports", "lib", "model"],
