@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ucval: validate uclamp and schedutil from real traces.
 # Plain GNU make + pkg-config. model/ builds without any library flags: if it
 # ever needs one of the PKGS headers, the layering is wrong (STYLE.md §7).
@@ -49,7 +50,7 @@ TESTS        := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 MODEL_FORBIDDEN := printf fprintf puts fopen open write read malloc calloc realloc free exit abort
 
 .PHONY: all deps check check-unit check-san check-layering demo clean help fuzz bench \
-	check-kernel golden golden-update check-browser check-valgrind
+	check-kernel golden golden-update check-browser check-valgrind check-deps deps-objs
 
 all: ucval
 
@@ -57,6 +58,7 @@ help:
 	@echo "make            build ./ucval"
 	@echo "make deps       install the Debian packages ucval needs (root), or print the command"
 	@echo "make check      all tests, again under ASan+UBSan, a short fuzz run, then memcheck (valgrind)"
+	@echo "make check-deps the dependency rules of the tree, and SPDX lines (tests/tools/depcheck.py)"
 	@echo "make fuzz       fuzz each reader and the replay for FUZZ_SECONDS (default 60); FUZZ_TIMEOUT (30) s on one input is a hang"
 	@echo "make demo       build, run ucval on a bundled example, print the result"
 	@echo "make bench      speed of ucval analyze against trace-cmd report and libtracecmd"
@@ -114,6 +116,7 @@ $(O)/tests/%: tests/%.c $(O)/libucval.a
 # --- tests ----------------------------------------------------------------
 check: deps
 	$(MAKE) check-layering
+	$(MAKE) check-deps
 	$(MAKE) check-unit
 	$(MAKE) check-san
 	$(MAKE) check-tsan
@@ -132,6 +135,23 @@ check-layering: $(LAYER_OBJS)
 		grep -xE '$(shell echo $(MODEL_FORBIDDEN) | tr ' ' '|')|tep_.*|sqlite3_.*|tracefs_.*|tracecmd_.*'); \
 	if [ -n "$$bad" ]; then echo "layering: model/ uses forbidden symbols: $$bad" >&2; exit 1; fi; \
 	echo "layering: model/ uses no I/O, allocation or library symbols"
+
+# The dependency rules of the tree (tests/tools/depcheck.py): folders include
+# only lower layers, and no module reaches itself through includes or calls.
+# The call graph comes from objects without LTO, where nm sees every call.
+DEPS_O    := $(O)/deps
+DEPS_OBJS := $(MODEL_SRCS:%.c=$(DEPS_O)/%.o) $(LIB_SRCS:%.c=$(DEPS_O)/%.o)
+$(DEPS_O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) -std=gnu11 -O0 -MMD -MP -DUCVAL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) -I. -c -o $@ $<
+
+deps-objs: $(DEPS_OBJS)
+
+check-deps: $(DEPS_OBJS)
+	@python3 tests/tools/depcheck.py --self-test
+	@rc=0; python3 tests/tools/depcheck.py --spdx || rc=1; \
+		python3 tests/tools/depcheck.py --objdir $(DEPS_O) || rc=1; exit $$rc
 
 check-unit: $(TESTS) $(O)/ucval
 	@UCVAL=$(CURDIR)/$(O)/ucval sh tests/run-tests.sh $(TESTS)

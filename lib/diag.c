@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * lib/diag.c - filling and rendering struct an_diag (STYLE.md §3: say
  * what the error is first, subject in single quotes, lower case).

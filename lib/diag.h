@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lib/diag.h - error codes and diagnostics of the analyze/ library.
  *

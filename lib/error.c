@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * lib/error.c - messages of the AN_E_* codes (the list is in diag.h).
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * lib/malloc.c - allocation wrappers with fault injection (see malloc.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lib/malloc.h - allocation wrappers of analyze/ with fault injection, so
  * tests can make the Nth allocation fail (STYLE.md §6, SQLite's OOM tests).

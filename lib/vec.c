@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * lib/vec.c - growth of (ptr, nr, alloc) arrays (see vec.h).
  */

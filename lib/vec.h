@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lib/vec.h - the one growth policy of analyze/'s (ptr, nr, alloc) arrays
  * (STYLE.md §4, git's ALLOC_GROW without the die()).

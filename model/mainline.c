@@ -12,7 +12,10 @@
 #include <limits.h>
 #include <string.h>
 
-#include "internal.h"
+#include "mainline.h"
+#include "mainline_cgroup.h"
+#include "rq.h"
+#include "variant.h"
 
 /* Releases where behaviour changes (uclamp-mainline.md §1). */
 #define KV_CGROUP	MODEL_KVER(5, 4, 0)	/* MT2, MT5, MA9: task groups */

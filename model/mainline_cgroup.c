@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model.h"
+#include "mainline_cgroup.h"
 
 /* Negative percents fail with ERANGE from 5.6 (b562d1406499). */
 #define KV_CG_ERANGE	MODEL_KVER(5, 6, 0)

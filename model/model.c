@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The variant-agnostic face of the model: configuration, the per-CPU queued
- * lists and class counts, and dispatch to v3.c or mainline.c. A variant only
- * sees fair and RT tasks for accounting (VR3, MR1); DL and other classes are
- * still listed so schedutil can see them (S23, S24).
+ * The variant-agnostic face of the model: configuration, boot, tasks and
+ * groups, the reads, and dispatch to v3.c or mainline.c through their ops
+ * tables (variant.h). Queue changes go through rq.c.
  */
-#include <assert.h>
 #include <errno.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model.h"
+#include "variant.h"
 
 /* The first mainline release with uclamp (uclamp-mainline.md §1). */
 #define KVER_MAINLINE_FIRST	MODEL_KVER(5, 3, 0)
@@ -17,32 +16,6 @@
 #define KVER_MAINLINE_DEFAULT	MODEL_KVER(6, 1, 0)
 /* Largest field of a release MODEL_KVER() can hold. */
 #define KVER_FIELD_MAX		255
-
-void model_list_init(struct model_node *head)
-{
-	head->prev = head;
-	head->next = head;
-}
-
-void model_list_add(struct model_node *head, struct model_node *n)
-{
-	n->next = head->next;
-	n->prev = head;
-	head->next->prev = n;
-	head->next = n;
-}
-
-void model_list_del(struct model_node *n)
-{
-	n->prev->next = n->next;
-	n->next->prev = n->prev;
-	model_list_init(n);
-}
-
-bool model_list_empty(const struct model_node *head)
-{
-	return head->next == head;
-}
 
 /**
  * model_config_default() - fill @cfg with the Kconfig defaults of @variant
@@ -301,83 +274,6 @@ void model_task_move_tg(struct model_sys *sys, struct model_task *t, struct mode
 	t->tg = tg ? tg : &sys->root_tg;
 	if (cpu >= 0)
 		model_enqueue(sys, t, cpu);
-}
-
-/**
- * model_task_set_class() - a policy change (sched_setscheduler, VR2, MT4)
- * @sys: the system
- * @t: the task
- * @cls: its new class
- */
-void model_task_set_class(struct model_sys *sys, struct model_task *t, enum model_class cls)
-{
-	int cpu = t->cpu;
-	enum model_class old = t->cls;
-
-	if (cpu >= 0)
-		model_dequeue(sys, t);
-	t->cls = cls;
-	sys->ops->class_changed(sys, t, old);
-	if (cpu >= 0)
-		model_enqueue(sys, t, cpu);
-}
-
-static void count_class(struct model_cpu *rq, enum model_class cls, int delta)
-{
-	rq->nr_queued += (unsigned int)delta;
-	if (cls == MODEL_CLASS_RT)
-		rq->nr_rt += (unsigned int)delta;
-	else if (cls == MODEL_CLASS_DL)
-		rq->nr_dl += (unsigned int)delta;
-}
-
-/**
- * model_enqueue() - @t becomes queued on @cpu (VR2/VR4, MR1/MR3)
- * @sys: the system
- * @t: a task that is not queued
- * @cpu: the CPU
- */
-void model_enqueue(struct model_sys *sys, struct model_task *t, int cpu)
-{
-	struct model_cpu *rq = &sys->cpu[cpu];
-
-	assert(t->cpu < 0 && cpu >= 0 && (unsigned int)cpu < sys->cfg.nr_cpus);
-	model_list_add(&rq->queued, &t->rq_node);
-	count_class(rq, t->cls, 1);
-	t->cpu = cpu;
-	if (model_class_counted(t->cls))
-		sys->ops->enqueue(sys, t, cpu);
-}
-
-/**
- * model_dequeue() - @t leaves its CPU's queue (VR2/VR5, MR1/MR4)
- * @sys: the system
- * @t: a queued task
- */
-void model_dequeue(struct model_sys *sys, struct model_task *t)
-{
-	struct model_cpu *rq;
-
-	assert(t->cpu >= 0);
-	rq = &sys->cpu[t->cpu];
-	if (model_class_counted(t->cls))
-		sys->ops->dequeue(sys, t);
-	model_list_del(&t->rq_node);
-	count_class(rq, t->cls, -1);
-	t->cpu = -1;
-}
-
-/**
- * model_migrate() - a queued task moves: dequeue on its CPU, enqueue on
- * @dest_cpu (VR2, MR1)
- * @sys: the system
- * @t: a queued task
- * @dest_cpu: where it goes
- */
-void model_migrate(struct model_sys *sys, struct model_task *t, int dest_cpu)
-{
-	model_dequeue(sys, t);
-	model_enqueue(sys, t, dest_cpu);
 }
 
 /**

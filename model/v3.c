@@ -12,7 +12,10 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "internal.h"
+#include "rq.h"
+#include "v3.h"
+#include "v3_cgroup.h"
+#include "variant.h"
 
 /* Units of the p14 percent ABI (VA1, VP1). */
 #define PCT_SCALE		100

@@ -8,7 +8,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
-#include "model.h"
+#include "v3_cgroup.h"
 
 /* kstrtoull(buf, 0) radix detection. */
 #define RADIX_OCT		8

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/an_datwriter.h - build a small trace.dat v6 in memory, without a
  * kernel: event formats written here, records as bytes (trace-cmd.dat.v6(5),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/an_replaytest.h - replaying a text trace held in a string, and
  * collecting the windows it produces: shared by the analyze/ test programs

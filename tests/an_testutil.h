@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/an_testutil.h - helpers shared by the analyze/ test programs: where
  * the public traces are, and a one-line rendering of a canonical event so

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make demo`: what ucval answers, on inputs that come with the project:
 # two what-if questions to the model, then the analysis of bundled traces
 # in which the kernel disagrees with the model (exit status 1 is expected),

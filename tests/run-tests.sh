@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Run each cmocka test program given as an argument; print one summary line.
 # Exit non-zero when any program fails. Programs see $UCVAL (the built binary)
 # and $UCVAL_SHARED (../shared, where the public traces and specs are).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/test_an_freq.c - the frequency checks (analyze/checks/freqstate.c,
  * check_freq_below_min_clamp.c, check_freq_above_max_clamp.c,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/test_an_marker.c - the marker grammar (spec/events.md §3): every kind,
  * hex and decimal flags, percent-decoding, the rt-app alias, ignored kinds and

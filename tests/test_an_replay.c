@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/test_an_replay.c - the replay (analyze/replay/replay.c, requests.c), the
  * platform loader and the non-frequency checks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/test_an_text.c - the ftrace text and systrace HTML reader: every line
  * variant (flags and tgid columns or not, comms with spaces and dashes,
@@ -470,7 +471,7 @@ static void test_text_real_fields(void **state)
 
 	(void)state;
 	if (!an_test_trace("android-systrace-small.html", path, sizeof(path)))
-		return;
+		skip();
 	assert_int_equal(an_reader_open(path, &r, &d), 0);
 	while ((rc = an_reader_next(r, &ev, &d)) > 0) {
 		an_test_render(&ev, got, sizeof(got));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/test_an_tracedat.c - the trace.dat reader: the Juno trace (figures
  * checked with trace-cmd report), the same trace as trace-cmd report text and
@@ -172,7 +173,7 @@ static void test_dat_juno(void **state)
 
 	(void)state;
 	if (!an_test_trace(JUNO, path, sizeof(path)))
-		return;
+		skip();
 	assert_int_equal(an_reader_open(path, &r, &d), 0);
 	while ((rc = an_reader_next(r, &ev, &d)) > 0) {
 		if (!n++)
@@ -299,7 +300,7 @@ static void test_dat_juno_as_text(void **state)
 
 	(void)state;
 	if (!an_test_trace(JUNO, path, sizeof(path)) || !have_trace_cmd())
-		return;
+		skip();
 	for (size_t i = 0; i < ARRAY_SIZE(reports); i++) {
 		tmp_path(out, sizeof(out), "report");
 		fmt(args, sizeof(args), "%s -i '%s'", reports[i].args, path);
@@ -319,7 +320,7 @@ static void test_dat_juno_as_v7(void **state)
 
 	(void)state;
 	if (!an_test_trace(JUNO, path, sizeof(path)) || !have_trace_cmd())
-		return;
+		skip();
 	for (size_t i = 0; i < ARRAY_SIZE(v7); i++) {
 		struct an_reader *r;
 		struct an_diag d;
@@ -799,7 +800,7 @@ static void test_dat_memory(void **state)
 
 	(void)state;
 	if (!synth_dat("--seed 5 --cpus 4 --events 4000000", "memory", path, sizeof(path)))
-		return;
+		skip();
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(st.st_size > 120 * 1024 * 1024);
 	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
@@ -888,10 +889,10 @@ static void test_dat_reads_per_event(void **state)
 	(void)state;
 	if (read_syscalls() < 0) {
 		printf("# skip: /proc/self/io has no syscr (no task I/O accounting)\n");
-		return;
+		skip();
 	}
 	if (!synth_dat("--seed 3 --cpus 4 --events 20000", "reads-synth", synth, sizeof(synth)))
-		return;
+		skip();
 	write_spec(&spec, "reads-blanked", small, sizeof(small));
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		const char *path = rows[i].is_blanked ? small : synth;
@@ -1203,7 +1204,7 @@ static void test_dat_bad_page_later(void **state)
 	(void)state;
 	if (!synth_dat("--seed 2 --cpus 2 --policies 1 --events 20000", "badpage", path,
 		       sizeof(path)))
-		return;
+		skip();
 	buf = slurp(path, &len);
 	at = len - 4 * DW_PAGE;			/* a page near the end of CPU 0's data */
 	memcpy(buf + at + 8, "\xf0\xff\x00\x00", 4);	/* its commit: 65520 bytes */
@@ -1237,7 +1238,7 @@ static void test_dat_synthetic_as_text(void **state)
 
 	(void)state;
 	if (!have_trace_cmd())
-		return;
+		skip();
 	dw_build(&w, NULL);
 	tmp_path(path, sizeof(path), "synthetic");
 	write_file(path, w.p, w.len);
@@ -1323,7 +1324,7 @@ static void test_dat_truncated(void **state)
 
 	(void)state;
 	if (!an_test_trace(JUNO, path, sizeof(path)))
-		return;
+		skip();
 	buf = slurp(path, &len);
 	assert_int_equal(len, JUNO_SIZE);
 	for (size_t i = 0; i < ARRAY_SIZE(cuts); i++)
@@ -1340,7 +1341,7 @@ static void test_dat_truncated_v7(void **state)
 
 	(void)state;
 	if (!an_test_trace(JUNO, path, sizeof(path)) || !have_trace_cmd())
-		return;
+		skip();
 	tmp_path(out, sizeof(out), "v7cut");
 	fmt(args, sizeof(args), "convert --file-version 7 --compression zstd -i '%s' -o '%s'",
 	    path, out);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/test_col_datwrite.c - the trace.dat v6 writer on synthetic data: the
  * same inputs as tests/an_datwriter.h must give byte for byte the file that

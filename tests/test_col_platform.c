@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/test_col_platform.c - the platform snapshot markers on fake sysfs,
  * procfs and cgroup trees: a CPU with cpufreq and capacity, one without,

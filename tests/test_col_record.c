@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/test_col_record.c - `ucval collect` on this machine's real tracefs:
  * a workload of our own (two threads ping-ponging a byte through pipes, run
@@ -136,11 +137,11 @@ static int setup(void **state)
 		snprintf(ucval_bin, sizeof(ucval_bin), "%.4000s/ucval", dir);
 	}
 	if (geteuid())
-		skip_reason = "not root";
+		skip_reason = "needs root: ucval collect creates a tracefs instance";
 	else if (access(TRACEFS "/instances", W_OK))
-		skip_reason = "no writable tracefs at " TRACEFS;
+		skip_reason = "needs tracefs: no writable " TRACEFS "/instances";
 	else if (access(ucval_bin, X_OK))
-		skip_reason = "ucval binary not built (make build/ucval)";
+		skip_reason = "needs the ucval binary: make build/ucval";
 	snprintf(tmp_dir, sizeof(tmp_dir), "%s/ucval-collect-XXXXXX", t ? t : "/tmp");
 	return mkdtemp(tmp_dir) ? 0 : -1;
 }
@@ -185,11 +186,13 @@ static const char *bin_for(uid_t uid)
 	return other_bin;
 }
 
-static bool skipped(void)
+/* Ends the test as SKIPPED, the reason printed first, when it cannot run here. */
+static void skip_unless_ready(void)
 {
-	if (skip_reason)
-		printf("# skip: %s\n", skip_reason);
-	return skip_reason != NULL;
+	if (!skip_reason)
+		return;
+	printf("# skip: %s\n", skip_reason);
+	skip();
 }
 
 static void assert_no_instance(void)
@@ -385,8 +388,7 @@ static void test_record_roundtrip(void **state)
 	int st;
 
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	out_path(out, sizeof(out), "roundtrip.dat");
 	snprintf(secs, sizeof(secs), "%.1f", 1.5);
 	getrusage(RUSAGE_CHILDREN, &ru0);
@@ -489,8 +491,7 @@ static void test_loss_is_stored(void **state)
 	char out[512];
 
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	out_path(out, sizeof(out), "loss.dat");
 	an_diag_clear(&d);
 	assert_int_equal(col_record_open(&opts, &rec, &d), 0);
@@ -570,8 +571,7 @@ static void test_loss_read_before(void **state)
 	char out[512];
 
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	out_path(out, sizeof(out), "read-before.dat");
 	an_diag_clear(&d);
 	assert_int_equal(col_record_open(&opts, &rec, &d), 0);
@@ -616,8 +616,7 @@ static void test_tiny_buffer_reported(void **state)
 	int st, attempt;
 
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	out_path(out, sizeof(out), "tiny.dat");
 	/* The reader may keep up with a 4 KiB buffer now and then: try again. */
 	for (attempt = 0; attempt < 3; attempt++) {
@@ -660,8 +659,7 @@ static void test_sigint(void **state)
 	int st;
 
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	out_path(out, sizeof(out), "sigint.dat");
 	st = run_ucval(argv, 0, 0.7, err, sizeof(err));
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
@@ -683,8 +681,7 @@ static void test_sigint_with_command(void **state)
 	int st;
 
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	out_path(out, sizeof(out), "sigint-cmd.dat");
 	st = run_ucval(argv, 0, 0.7, err, sizeof(err));
 	assert_true(now_s() - t0 < 10);
@@ -710,8 +707,7 @@ static void test_uclamp_request(void **state)
 	int st;
 
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	out_path(out, sizeof(out), "uclamp.dat");
 	st = run_ucval(argv, 0, 0, err, sizeof(err));
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 1)	/* the command failed */
@@ -749,8 +745,7 @@ static const struct error_case {
 static void test_errors_exit_2(void **state)
 {
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	for (size_t i = 0; i < sizeof(error_cases) / sizeof(error_cases[0]); i++) {
 		const struct error_case *e = &error_cases[i];
 		char out[512], err[OUT_LEN];
@@ -937,8 +932,7 @@ static void test_instance_exists(void **state)
 	struct an_diag d;
 
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	assert_int_equal(mkdir(TRACEFS "/instances/ucval-test-exists", 0755), 0);
 	an_diag_clear(&d);
 	assert_int_equal(col_record_open(&opts, &rec, &d), -EEXIST);
@@ -957,8 +951,7 @@ static void test_unknown_event(void **state)
 	struct an_diag d;
 
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	an_diag_clear(&d);
 	assert_int_equal(col_record_open(&opts, &rec, &d), -ENOENT);
 	assert_non_null(strstr(d.message, "sched:no_such_event"));

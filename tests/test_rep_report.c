@@ -307,7 +307,7 @@ static void test_machine_formats(void **state)
 	}
 	if (!have_tool("xmllint")) {
 		printf("# skip: xmllint absent (Debian libxml2-utils), JUnit not validated\n");
-		return;
+		skip();
 	}
 	snprintf(cmd, sizeof(cmd), "xmllint --noout --schema '%s/tests/junit.xsd' '%s'",
 		 an_test_root(), path_in(s, "all.xml"));
@@ -342,7 +342,7 @@ static const struct error_case error_cases[] = {
 	{ "diff one trace", "r.db", { "--diff", "1" }, { "--diff expects DB A B" } },
 	{ "unwritable output", "r.db", { "-o", "/nonexistent/dir/out.txt" },
 	  { "cannot write report '/nonexistent/dir/out.txt'" } },
-	{ "chunk of 3 numbers", "chunk.db", { "--format", "html", "-o", "/dev/null" },
+	{ "chunk of 3 numbers", "chunk.db", { "--format", "html" },
 	  { "chunk.db', trace 1: clamp_interval_chunks: a row of key 1: not intervals of 4"
 	    " numbers at byte 7" } },
 };

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/tsan.sh UCVAL_TSAN - `make check-tsan`: the threads of `ucval
 # analyze` under ThreadSanitizer. The sha256 thread beside every analysis;
 # the replay on a thread of its own while the reader reads (analyze.c,

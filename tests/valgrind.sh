@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/valgrind.sh UCVAL PLAIN_DIR FUZZ_DIR TEST... - `make check-valgrind`:
 # what ASan and UBSan cannot see, a read of memory nobody wrote, under
 # valgrind's memcheck. The test programs given (the model's: pure C, fast);

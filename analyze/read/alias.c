@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * analyze/read/alias.c - the one alias table of ucval (spec/events.md §2).
  *

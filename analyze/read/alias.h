@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * analyze/read/alias.h - the alias table: raw event and field names of every known
  * kernel variant mapped to the canonical event of event.h (spec/events.md §2).

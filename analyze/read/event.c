@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * analyze/read/event.c - helpers over the canonical event (event.h).
  */

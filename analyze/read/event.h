@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * analyze/read/event.h - the canonical trace event the replay consumes.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * analyze/read/marker.c - table-driven parser of ucval markers (spec/events.md §3).
  *

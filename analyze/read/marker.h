@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * analyze/read/marker.h - ucval markers written to trace_marker (spec/events.md §3).
  *

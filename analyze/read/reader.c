@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * analyze/read/reader.c - format detection and the format-neutral reader API
  * (spec/events.md §1: formats are told apart by content, never by name).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * analyze/read/reader.h - open any supported trace and stream canonical events.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * analyze/read/text.c - streaming reader of ftrace text and systrace HTML
  * (spec/events.md §1). One fixed line buffer: memory does not grow with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * analyze/read/text.h - ftrace text and systrace HTML reader (internal; use
  * reader.h). Streaming: one line buffer, memory independent of trace size.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * analyze/read/textline.c - grammar of one ftrace text line (spec/events.md §1).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * analyze/read/textline.h - grammar of one ftrace text line (internal to text.c,
  * exposed for tests and the fuzzer).

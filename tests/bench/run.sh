@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/bench/run.sh UCVAL TCMD_ITER WORKDIR - `make bench`: how fast is
 # `ucval analyze` against `trace-cmd report` and against plain libtracecmd
 # iteration (tcmd_iter) on the same trace.dat, and how fast are the text and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/fuzz/fuzz_chunk.c - libFuzzer target for the reader of a chunk of
  * intervals (analyze/store/chunk.c), the text a report reads from the database.

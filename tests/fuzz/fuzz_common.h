@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/fuzz_common.h - what the targets that read traces share: the
  * libFuzzer start hook (the readers' per-record warnings off: each input

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/fuzz/fuzz_marker.c - libFuzzer target for the marker parser
  * (analyze/read/marker.c). The input is one print event's text.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/fuzz/fuzz_platform.c - libFuzzer target for the platform file
  * parser (analyze/read/platform.c: LISA's platform.json and ucval's line format,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/fuzz/fuzz_replay.c - libFuzzer target for the replay: the model and
  * every check (analyze/replay/replay.c, sched.c, requests.c, check_*.c, model/)

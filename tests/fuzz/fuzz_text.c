@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/fuzz/fuzz_text.c - libFuzzer target for the ftrace text and systrace
  * HTML reader (analyze/read/text.c, analyze/read/textline.c) through the public reader

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/fuzz/fuzz_tracedat.c - libFuzzer target for the trace.dat reader
  * (analyze/read/dat/datcheck.c, analyze/read/dat/datpages.c, analyze/read/dat/tracedat.c over

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tests/fuzz/mkseed_dat.c - write the synthetic trace.dat of
  * tests/an_datwriter.h as fuzz seeds: with and without a UNAME option, with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/kernel/loop.sh - the real-kernel loop (issue 8): build a
 # CONFIG_UCLAMP_TASK kernel, boot it under QEMU (software emulation), record
 # tests/kernel/scenario.c with `ucval collect`, and check the trace with

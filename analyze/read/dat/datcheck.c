@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * analyze/read/dat/datcheck.c - walk a trace.dat (trace-cmd.dat.v6(5), v7(5)) checking
  * every size and offset against the file, before libtracecmd, which trusts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * analyze/read/dat/datcheck.h - structural check of a trace.dat before libtracecmd
  * sees it (internal to tracedat.c).

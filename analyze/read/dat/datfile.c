@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * analyze/read/dat/datfile.c - bounded reads of a trace.dat (see datfile.h).
  */

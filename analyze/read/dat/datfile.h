@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * analyze/read/dat/datfile.h - bounded reads of a trace.dat for datcheck.c (internal;
  * datpages.c reads its page headers with an_datfile_num_order() and inflates

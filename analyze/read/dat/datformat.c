@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * analyze/read/dat/datformat.c - the text parts of a trace.dat that libtraceevent
  * parses (header_page, event formats), checked first because its parser

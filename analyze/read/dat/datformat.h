@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * analyze/read/dat/datformat.h - checks of the texts of a trace.dat that libtraceevent
  * parses (internal to datcheck.c).

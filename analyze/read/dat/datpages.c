@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * analyze/read/dat/datpages.c - a trace.dat's CPU data, page by page (see datpages.h).
  *

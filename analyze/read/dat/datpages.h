@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * analyze/read/dat/datpages.h - the records of a trace.dat's CPU data, read page by
  * page (internal to tracedat.c).

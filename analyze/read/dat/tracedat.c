@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * analyze/read/dat/tracedat.c - trace.dat reader over libtracecmd/libtraceevent
  * (spec/events.md §1, trace-cmd.dat.v6(5)/v7(5)).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * analyze/read/dat/tracedat.h - trace.dat reader over libtracecmd (internal; use
  * reader.h).

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What model.c (the variant-agnostic facade) needs from a variant: v3.c
- * implements uclamp-v3.md, mainline.c uclamp-mainline.md. The facade owns the
- * queued lists and class counts; a variant owns clamp state and accounting.
+ * model/variant.h - what a variant of the model implements: v3.c
+ * uclamp-v3.md, mainline.c uclamp-mainline.md. model.c picks the table at
+ * model_init() and dispatches to it; rq.c owns the queued lists and class
+ * counts and calls the variant's accounting through sys->ops; a variant owns
+ * clamp state and accounting.
  */
-#ifndef UCVAL_MODEL_INTERNAL_H
-#define UCVAL_MODEL_INTERNAL_H
+#ifndef UCVAL_MODEL_VARIANT_H
+#define UCVAL_MODEL_VARIANT_H
 
-#include "model.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "types.h"
 
 struct model_ops {
 	/* boot state: root group, slots/defaults, per-CPU rq values (VG6, MB4) */
@@ -42,13 +47,8 @@ struct model_ops {
 			enum model_clamp_id id, int *slot);
 };
 
+/* The two tables: only model_init() refers to them. */
 extern const struct model_ops model_v3_ops;
 extern const struct model_ops model_mainline_ops;
 
-/* True for the classes whose tasks are counted in the rq clamps (VR3, MR1). */
-static inline bool model_class_counted(enum model_class cls)
-{
-	return cls == MODEL_CLASS_FAIR || cls == MODEL_CLASS_RT;
-}
-
-#endif /* UCVAL_MODEL_INTERNAL_H */
+#endif /* UCVAL_MODEL_VARIANT_H */
