@@ -778,8 +778,7 @@ static void test_stop_signals(void **state)
 	char *argv[] = { "ucval", "collect", "-o", out, NULL };
 
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
 		int st;
 
@@ -803,8 +802,7 @@ static void test_sigkill_reclaim(void **state)
 	int st;
 
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	out_path(out, sizeof(out), "sigkill.dat");
 	st = run_ucval_as(argv, 0, false, SIGKILL, 0.7, err, sizeof(err));
 	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
@@ -827,8 +825,7 @@ static void test_closed_stderr(void **state)
 	pid_t pid;
 
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	out_path(out, sizeof(out), "epipe.dat");
 	assert_int_equal(pipe(p), 0);
 	close(p[0]);	/* every write to stderr now fails with EPIPE */
@@ -865,8 +862,7 @@ static void test_command_status(void **state)
 	char out[512], err[OUT_LEN];
 
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		const struct cmd_case *c = &cases[i];
 		char *argv[] = { "ucval", "collect", "-q", "-o", out, "-t", (char *)c->seconds,
@@ -892,8 +888,7 @@ static void test_output_device(void **state)
 	int st;
 
 	(void)state;
-	if (skipped())
-		return;
+	skip_unless_ready();
 	out_path(out, sizeof(out), "null-device");
 	assert_int_equal(mknod(out, S_IFCHR | 0666, makedev(1, 3)), 0);
 	st = run_ucval(argv, 0, 0, err, sizeof(err));
@@ -912,8 +907,10 @@ static void test_bad_duration(void **state)
 	char err[OUT_LEN];
 
 	(void)state;
-	if (access(ucval_bin, X_OK))
+	if (access(ucval_bin, X_OK)) {
+		printf("# skip: needs the ucval binary (make build/ucval)\n");
 		skip();
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		char *argv[] = { "ucval", "collect", "-o", "/nonexistent-ucval/x.dat", "-t",
 				 (char *)bad[i], NULL };

@@ -21,20 +21,13 @@ its members and one cycle through them. The last line sums it all up; the
 exit status is 1 when anything is wrong, else 0.
 
 Usage:
-  depcheck.py [--objdir DIR] [--allow-known]   the check (objects: see below)
+  depcheck.py [--objdir DIR]                    the check (objects: see below)
   depcheck.py --spdx                            every tracked source has its SPDX line
   depcheck.py --self-test                       the checker on small fake trees
 
 --objdir DIR reads the objects DIR/<path>.o (`make check-deps` builds them in
 build/deps/). Without it, `make deps-objs` is run first to build them.
 
---allow-known reads tests/tools/depcheck.known: one problem per line, written
-exactly as this script prints its first line (a violation line, or
-"include cycle: ..." / "call cycle: ..." with the members sorted); '#' starts a
-comment. Problems listed there are printed as "known:" and do not fail the
-run; an entry that no longer occurs is named so that it can be deleted.
-`make check-deps` does not use it: the list is for a branch that waits for
-the fixes of those problems, not a way to keep them.
 """
 
 import argparse
@@ -84,7 +77,6 @@ FOLDER_ALIAS = {
     "": "top",
 }
 
-KNOWN_FILE = "tests/tools/depcheck.known"
 SPDX = "SPDX-License-Identifier: MIT"
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
@@ -301,41 +293,25 @@ def problems(root, objdir):
     return len(files), len(modules), len(folders), found
 
 
-def read_known(path):
-    if not os.path.isfile(path):
-        return []
-    with open(path, encoding="utf-8") as fp:
-        lines = [l.split("#", 1)[0].strip() for l in fp]
-    return [l for l in lines if l]
-
-
 def plural(n, what):
     return "%d %s%s" % (n, what, "" if n == 1 else "s")
 
 
-def report(root, objdir, known, out=sys.stdout):
-    """Print the problems and the summary; 1 when one is not known, else 0."""
+def report(root, objdir, out=sys.stdout):
+    """Print the problems and the summary; 1 when there is one, else 0."""
     nr_files, nr_modules, nr_folders, found = problems(root, objdir)
-    bad = [p for p in found if p[0] not in known]
     for line, detail in found:
-        print(("known: " if line in known else "") + line, file=out)
+        print(line, file=out)
         for d in detail:
             print(d, file=out)
-    seen = {p[0] for p in found}
-    for k in known:
-        if k not in seen:
-            print("depcheck: known problem no longer occurs, delete it from %s: %s"
-                  % (KNOWN_FILE, k), file=out)
-    nr_viol = sum(1 for p in bad if " cycle: " not in p[0])
-    nr_cyc = len(bad) - nr_viol
+    nr_viol = sum(1 for p in found if " cycle: " not in p[0])
+    nr_cyc = len(found) - nr_viol
     what = "%s, %s" % ("no cycles" if not nr_cyc else plural(nr_cyc, "cycle"),
                        "no layering violations" if not nr_viol
                        else plural(nr_viol, "layering violation"))
-    if len(found) > len(bad):
-        what += " (%d known allowed)" % (len(found) - len(bad))
     print("deps: %d files, %d modules, %d folders: %s" % (nr_files, nr_modules, nr_folders,
                                                           what), file=out)
-    return 1 if bad else 0
+    return 1 if found else 0
 
 
 # --- SPDX ------------------------------------------------------------------
@@ -396,7 +372,7 @@ def write_tree(root, files):
             fp.write(text)
 
 
-def run_tree(files, known=()):
+def run_tree(files):
     """(exit status, output lines) of the check on a fake tree."""
     import io
     with tempfile.TemporaryDirectory(prefix="depcheck-") as tmp:
@@ -404,7 +380,7 @@ def run_tree(files, known=()):
         objdir = os.path.join(tmp, "obj")
         compile_objects(tmp, library_sources(source_files(tmp)), objdir, [])
         buf = io.StringIO()
-        rc = report(tmp, objdir, list(known), buf)
+        rc = report(tmp, objdir, buf)
     return rc, buf.getvalue().splitlines()
 
 
@@ -469,16 +445,6 @@ def self_test():
         "  lib/p -> lib/q (lib/p.c calls q_f)",
         "  lib/q -> lib/p (lib/q.c calls p_f)",
     ], out)
-    rc, out = run_tree(tree, ["call cycle: lib/p lib/q", "include cycle: lib/x lib/y"])
-    expect("known problems", rc == 0 and out == [
-        "known: call cycle: lib/p lib/q",
-        "  lib/p -> lib/q (lib/p.c calls q_f)",
-        "  lib/q -> lib/p (lib/q.c calls p_f)",
-        "depcheck: known problem no longer occurs, delete it from %s: "
-        "include cycle: lib/x lib/y" % KNOWN_FILE,
-        "deps: 13 files, 10 modules, 6 folders: no cycles, no layering violations "
-        "(1 known allowed)",
-    ], out)
 
     with tempfile.TemporaryDirectory(prefix="depcheck-") as tmp:
         write_tree(tmp, {
@@ -492,7 +458,7 @@ def self_test():
         got = spdx_missing(tmp, files)
     expect("spdx", got == ["b.h", "tests/kernel/init", "u.py"], got)
     print("depcheck self-test: clean tree, folder violations, include and call cycles, "
-          "known problems, SPDX: ok")
+          "SPDX: ok")
     return 0
 
 
@@ -500,8 +466,6 @@ def main():
     root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     ap = argparse.ArgumentParser(description="dependency rules of the ucval tree")
     ap.add_argument("--objdir", help="objects of the library built without LTO")
-    ap.add_argument("--allow-known", action="store_true",
-                    help="problems listed in %s do not fail the run" % KNOWN_FILE)
     ap.add_argument("--spdx", action="store_true", help="check the SPDX line of sources")
     ap.add_argument("--self-test", action="store_true", help="check the checker")
     args = ap.parse_args()
@@ -514,8 +478,7 @@ def main():
         subprocess.run(["make", "-C", root, "--no-print-directory", "-s", "deps-objs"],
                        check=True)
         objdir = os.path.join(root, "build", "deps")
-    known = read_known(os.path.join(root, KNOWN_FILE)) if args.allow_known else []
-    return report(root, os.path.abspath(objdir), known)
+    return report(root, os.path.abspath(objdir))
 
 
 if __name__ == "__main__":
