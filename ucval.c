@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * ucval: main() and the command table (STYLE.md §1).
+ * ucval: main() and the command table (STYLE.md §1). Standard output is
+ * checked once a command is done (lib/stdout.h), whatever the command.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/stdout.h"
 #include "ucval.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -31,24 +33,33 @@ static void usage(FILE *out)
 	      "exit status: 0 ok, 1 a check failed, 2 bad usage or input, 3 undecided\n", out);
 }
 
+/*
+ * What a command whose output did not all reach standard output returns:
+ * 2, whatever its result was, since that result is lost.
+ */
+static int finish(const char *cmd, int status)
+{
+	return an_stdout_close(cmd) ? UCVAL_EXIT_USAGE : status;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
-		return UCVAL_EXIT_USAGE;
+		return finish(NULL, UCVAL_EXIT_USAGE);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return UCVAL_EXIT_OK;
+		return finish(NULL, UCVAL_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("ucval %s\n", UCVAL_VERSION);
-		return UCVAL_EXIT_OK;
+		return finish(NULL, UCVAL_EXIT_OK);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return finish(commands[i].name, commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "ucval: '%s' is not a command\n\n", argv[1]);
 	usage(stderr);
-	return UCVAL_EXIT_USAGE;
+	return finish(NULL, UCVAL_EXIT_USAGE);
 }

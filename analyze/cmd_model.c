@@ -41,7 +41,8 @@ static const char rq_usage[] =
 	"\n"
 	"TASK is MIN:MAX[:CLASS]: the task's requested clamps in capacity units\n"
 	"(0..1024), 'none' (or '-') for no request; CLASS is fair (default), rt\n"
-	"or dl. Example: ucval model rq 200:800 512:none none:300:rt\n"
+	"or dl. Example: ucval model rq 200:800 512:none none:300:rt (or -:300:rt).\n"
+	"Options and TASKs come in any order; '--' ends the options.\n"
 	"\n"
 	"options:\n"
 	"  --groups N      v3 clamp groups besides group 0 (0..32, default 5)\n"
@@ -168,54 +169,84 @@ static void apply_rq_modelopt(const struct an_modelopt *mo, struct rq_opts *o)
 	o->fidelity = mo->fidelity;
 }
 
+/*
+ * A TASK where an option could start: "-:300" (no MIN request), "-" and
+ * "-5:..." cannot be options (the only short one is -h), though getopt
+ * would take them for some.
+ */
+static bool is_task_arg(const char *arg)
+{
+	return arg[0] != '-' || !arg[1] || arg[1] == ':' || (arg[1] >= '0' && arg[1] <= '9');
+}
+
+static int add_task(struct rq_opts *o, const char *arg)
+{
+	if (o->nr_tasks == RQ_MAX_TASKS) {
+		fprintf(stderr, "ucval model rq: more than %d tasks\n", RQ_MAX_TASKS);
+		return -1;
+	}
+	return parse_task(arg, &o->task[o->nr_tasks++]);
+}
+
+static int parse_rq_option(int c, const char *arg, struct an_modelopt *mo, struct rq_opts *o)
+{
+	int shared = an_modelopt_parse(mo, "model rq", c, optarg);
+
+	if (shared <= 0)
+		return shared;
+	switch (c) {
+	case OPT_BUCKETS:
+		return parse_uint("model rq", "--buckets", optarg, MODEL_ML_MIN_BUCKETS,
+				  MODEL_ML_MAX_BUCKETS, &o->buckets);
+	case OPT_UTIL:
+		o->has_util = true;
+		return parse_uint("model rq", "--util", optarg, 0, MODEL_SCALE, &o->util);
+	case 'h':
+		fputs(rq_usage, stdout);
+		return 1;
+	default:
+		fprintf(stderr, "ucval model rq: unknown option '%s'\n\n%s", arg, rq_usage);
+		return -1;
+	}
+}
+
+/*
+ * Options and TASKs in any order, "--" ending the options. Each argument
+ * is looked at before getopt sees it, and getopt ("+") takes only options,
+ * so that a TASK starting with '-' stays a TASK.
+ */
 static int parse_rq_opts(int argc, char **argv, struct rq_opts *o)
 {
 	struct an_modelopt mo = { .is_uclamp_mainline = true };
-	int c;
+	bool is_options_end = false;
+	int err;
 
 	o->buckets = MODEL_DEFAULT_GROUPS;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", rq_options, NULL)) != -1) {
-		int shared = an_modelopt_parse(&mo, "model rq", c, optarg);
+	while (optind < argc) {
+		const char *arg = argv[optind];
 
-		if (shared < 0)
-			return -1;
-		if (!shared)
+		if (!is_options_end && !strcmp(arg, "--")) {
+			is_options_end = true;
+			optind++;
 			continue;
-		switch (c) {
-		case OPT_BUCKETS:
-			if (parse_uint("model rq", "--buckets", optarg, MODEL_ML_MIN_BUCKETS,
-					  MODEL_ML_MAX_BUCKETS, &o->buckets))
-				return -1;
-			break;
-		case OPT_UTIL:
-			if (parse_uint("model rq", "--util", optarg, 0, MODEL_SCALE, &o->util))
-				return -1;
-			o->has_util = true;
-			break;
-		case 'h':
-			fputs(rq_usage, stdout);
-			return 1;
-		default:
-			fprintf(stderr, "ucval model rq: unknown option '%s'\n\n%s",
-				argv[optind - 1], rq_usage);
-			return -1;
 		}
+		if (is_options_end || is_task_arg(arg)) {
+			if (add_task(o, arg))
+				return -1;
+			optind++;
+			continue;
+		}
+		err = parse_rq_option(getopt_long(argc, argv, "+h", rq_options, NULL), arg, &mo, o);
+		if (err)
+			return err;
 	}
-	if (optind >= argc) {
+	if (!o->nr_tasks) {
 		fprintf(stderr, "ucval model rq: no TASK given\n\n%s", rq_usage);
 		return -1;
 	}
 	apply_rq_modelopt(&mo, o);
-	for (int i = optind; i < argc; i++) {
-		if (o->nr_tasks == RQ_MAX_TASKS) {
-			fprintf(stderr, "ucval model rq: more than %d tasks\n", RQ_MAX_TASKS);
-			return -1;
-		}
-		if (parse_task(argv[i], &o->task[o->nr_tasks++]))
-			return -1;
-	}
 	return 0;
 }
 

@@ -3,6 +3,7 @@
  * analyze/console.c - the terminal table of `ucval analyze` (table.h):
  * timestamps in seconds with microseconds, as ftrace prints them.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "analyze/console.h"
@@ -82,7 +83,7 @@ static void print_verdicts(FILE *out, const struct an_tracerun *t)
 	}
 }
 
-void an_console_print(FILE *out, struct an_tracerun *t)
+int an_console_print(FILE *out, struct an_tracerun *t)
 {
 	const struct an_summary *s = &t->sum;
 	struct show_ctx sc = { .out = out };
@@ -99,4 +100,5 @@ void an_console_print(FILE *out, struct an_tracerun *t)
 			(unsigned long long)s->n_errors, s->first_error);
 	for (unsigned int i = 0; i < s->nr_notes; i++)
 		fprintf(out, "  note: %s\n", s->notes[i]);
+	return ferror(out) ? -EIO : 0;
 }

@@ -19,7 +19,9 @@
  * @out: the stream
  * @t: a run an_tracerun_conclude() finished; its windows are read again
  *     (hence not const), nothing else changes
+ *
+ * Return: 0, or -EIO when @out's error flag is set (the table is not whole).
  */
-void an_console_print(FILE *out, struct an_tracerun *t);
+int an_console_print(FILE *out, struct an_tracerun *t);
 
 #endif /* UCVAL_ANALYZE_CONSOLE_H */

@@ -5,12 +5,15 @@
  * takes in the document (an element of the top object's "traces" array).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "analyze/jsonout.h"
 #include "lib/json.h"
+#include "lib/outfile.h"
+#include "lib/stdout.h"
 
 /* Room for a part's path: the directory and an eight-digit index. */
 #define PART_PATH_LEN	4096
@@ -51,6 +54,21 @@ FILE *an_jsonout_part_open(const char *dir, int index)
 	if (!f)
 		fprintf(stderr, "ucval analyze: cannot write '%s': %s\n", path, strerror(errno));
 	return f;
+}
+
+int an_jsonout_part_close(FILE *part, const char *trace)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(part) || ferror(part))
+		err = errno ? -errno : -EIO;
+	if (fclose(part) && !err)
+		err = errno ? -errno : -EIO;
+	if (err)
+		fprintf(stderr, "ucval analyze: cannot write the JSON of '%s': %s\n", trace,
+			strerror(-err));
+	return err;
 }
 
 /* An expected or observed value: its text when it has one, else the number. */
@@ -166,31 +184,49 @@ static void copy_part(FILE *out, const char *dir, int index)
 	unlink(path);
 }
 
+/*
+ * Say why the document could not be written, @is_stdout when it went to
+ * standard output (also under another name): said once with its other
+ * failures. Return: -1.
+ */
+static int document_error(bool is_stdout, const struct an_diag *d)
+{
+	char line[AN_DIAG_FILE_LEN + AN_DIAG_MSG_LEN + 64];
+
+	if (is_stdout) {
+		an_stdout_fail("analyze", d->err);
+		return -1;
+	}
+	an_diag_format(d, line, sizeof(line));
+	fprintf(stderr, "ucval analyze: %s\n", line);
+	return -1;
+}
+
 static int write_document(const char *dir, const char *path, const char *version,
 			  const char *options, int nr_parts)
 {
-	FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	struct rep_outfile out;
 	struct rep_json j;
+	struct an_diag d;
+	bool is_stdout;
 
-	if (!out) {
-		fprintf(stderr, "ucval analyze: cannot write '%s': %s\n", path, strerror(errno));
-		return -1;
-	}
-	rep_json_init(&j, out);
+	an_diag_clear(&d);
+	if (rep_outfile_open(&out, path, &d))
+		return document_error(false, &d);
+	is_stdout = out.fp == stdout;
+	rep_json_init(&j, out.fp);
 	rep_json_obj(&j, NULL, false);
 	rep_json_str(&j, "ucval_version", version);
 	rep_json_str(&j, "options", options);
 	rep_json_arr(&j, "traces", false);
 	for (int i = 0; i < nr_parts; i++) {
 		rep_json_raw(&j, NULL);
-		copy_part(out, dir, i);
+		copy_part(out.fp, dir, i);
 	}
 	rep_json_end(&j);
 	rep_json_end(&j);
-	if (out != stdout && fclose(out)) {
-		fprintf(stderr, "ucval analyze: cannot write '%s'\n", path);
-		return -1;
-	}
+	if (rep_outfile_commit(&out, &d))
+		return document_error(is_stdout, &d);
 	return 0;
 }
 
@@ -198,7 +234,13 @@ int an_jsonout_finish(const char *dir, const char *path, const char *version,
 		      const char *options, int nr_parts)
 {
 	int err = write_document(dir, path, version, options, nr_parts);
+	char part[PART_PATH_LEN];
 
+	/* the parts a document that could not be opened left behind */
+	for (int i = 0; err && i < nr_parts; i++) {
+		part_path(part, sizeof(part), dir, i);
+		unlink(part);
+	}
 	rmdir(dir);
 	return err;
 }

@@ -30,10 +30,20 @@ int an_jsonout_begin(char dir[AN_JSONOUT_DIR_LEN]);
  * @dir: the parts' directory
  * @index: the trace's place among the command's traces
  *
- * Return: the stream, closed by the caller with fclose() once
- * an_jsonout_trace() wrote it; NULL after printing why on stderr.
+ * Return: the stream, closed by the caller with an_jsonout_part_close()
+ * once an_jsonout_trace() wrote it; NULL after printing why on stderr.
  */
 FILE *an_jsonout_part_open(const char *dir, int index);
+
+/**
+ * an_jsonout_part_close() - finish a part: flush it, check it, close it
+ * @part: the stream of an_jsonout_part_open(), closed in any case
+ * @trace: the trace's path, for the message
+ *
+ * Return: 0, or a negative errno after printing on stderr that the
+ * trace's JSON could not be written (the document would lack it).
+ */
+int an_jsonout_part_close(FILE *part, const char *trace);
 
 /**
  * an_jsonout_trace() - write one trace's object
@@ -53,7 +63,11 @@ void an_jsonout_trace(FILE *out, struct an_tracerun *t, const struct an_diag *er
  * @nr_parts: the traces, parts 0 to @nr_parts - 1 (one missing leaves its
  *	      place empty)
  *
- * Return: 0, or -1 after printing why on stderr.
+ * A regular file appears whole or not at all, a device or standard output
+ * is written in place (lib/outfile.h); a write error of either is checked.
+ *
+ * Return: 0, or -1 after printing why on stderr ("ucval analyze: cannot
+ * write standard output: ..." for "-").
  */
 int an_jsonout_finish(const char *dir, const char *path, const char *version,
 		      const char *options, int nr_parts);

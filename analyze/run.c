@@ -22,6 +22,7 @@
 #include "analyze/console.h"
 #include "analyze/tracerun.h"
 #include "lib/exit.h"
+#include "lib/stdout.h"
 
 /* Events between two progress lines on a terminal. */
 #define PROGRESS_EVERY	1000000
@@ -52,6 +53,7 @@ static void progress(void *ctx, uint64_t n)
  * job has gone meanwhile.
  */
 struct job {
+	const char *path;	/* the trace, for messages */
 	struct an_tracerun *t;
 	int err;
 	struct an_diag d;
@@ -151,29 +153,42 @@ static void analyze_trace(const struct an_run_opts *o, const char *path, struct 
 	an_tracerun_conclude(t, o->an.replay.fidelity, o->is_strict);
 }
 
-/* Write @j's table and JSON part and flush them; free the job. */
-static void output_trace(struct job *j, const struct an_diag *err)
+/*
+ * Write @j's table and JSON part and flush them; free the job. Return: 0,
+ * or -1 when one of them could not be written (said on stderr).
+ */
+static int output_trace(struct job *j, const struct an_diag *err)
 {
-	if (j->out && !err)
-		an_console_print(j->out, j->t);
+	bool is_whole = true;	/* the table, in memory */
+	int ret = 0;
+
+	if (j->out && !err && an_console_print(j->out, j->t))
+		is_whole = false;
 	if (j->json && j->t)
 		an_jsonout_trace(j->json, j->t, err);
-	if (j->json)
-		fclose(j->json);
+	if (j->json && an_jsonout_part_close(j->json, j->path))
+		ret = -1;
 	if (j->out) {
-		fclose(j->out);
-		fwrite(j->buf, 1, j->len, stdout);
-		fflush(stdout);
+		if (fclose(j->out) || !is_whole) {
+			fprintf(stderr, "ucval analyze: '%s': out of memory for its table\n",
+				j->path);
+			ret = -1;
+		}
+		if (j->buf)
+			fwrite(j->buf, 1, j->len, stdout);
+		if (an_stdout_flush("analyze"))
+			ret = -1;
 		free(j->buf);
 	}
 	an_tracerun_free(j->t);
 	free(j);
+	return ret;
 }
 
 /*
  * Store an analyzed trace (--db), print its table and JSON, flush them and
- * free the job. Return: its exit status; 2 when its analysis or its store
- * failed.
+ * free the job. Return: its exit status; 2 when its analysis, its store or
+ * its output failed.
  */
 static int finish_trace(const struct an_run_opts *o, struct an_db **db, struct job *j)
 {
@@ -196,7 +211,9 @@ static int finish_trace(const struct an_run_opts *o, struct an_db **db, struct j
 	} else {
 		status = t->status;
 	}
-	output_trace(j, err ? &j->d : NULL);
+	/* a table or JSON that was not written is a lost result */
+	if (output_trace(j, err ? &j->d : NULL))
+		status = UCVAL_EXIT_USAGE;
 	return status;
 }
 
@@ -292,8 +309,15 @@ static struct job *job_new(const struct an_run_opts *o, int i, const char *json_
 		*status = UCVAL_EXIT_USAGE;
 		return NULL;
 	}
-	if (!o->is_quiet)
+	j->path = o->traces[i];
+	if (!o->is_quiet) {
 		j->out = open_memstream(&j->buf, &j->len);
+		if (!j->out) {
+			fprintf(stderr, "ucval analyze: '%s': out of memory for its table\n",
+				o->traces[i]);
+			*status = UCVAL_EXIT_USAGE;
+		}
+	}
 	if (json_dir) {
 		j->json = an_jsonout_part_open(json_dir, i);
 		if (!j->json)

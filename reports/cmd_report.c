@@ -19,6 +19,7 @@
 #include "reports/rdb.h"
 #include "reports/summary.h"
 #include "lib/optnum.h"
+#include "lib/stdout.h"
 #include "ucval.h"
 
 static const char report_usage[] =
@@ -198,6 +199,7 @@ static int write_out(const struct cmd_opts *o, const struct rep_sel *sel,
 {
 	struct rep_outfile out;
 	struct an_diag d;
+	bool is_stdout;
 	int err;
 
 	an_diag_clear(&d);
@@ -223,7 +225,15 @@ static int write_out(const struct cmd_opts *o, const struct rep_sel *sel,
 			an_diag_fail(&d, err, "%s", an_error_str(err));
 		return print_diag(&d);
 	}
-	return rep_outfile_commit(&out, &d) ? print_diag(&d) : UCVAL_EXIT_OK;
+	/* standard output, also under another name: said once with its other failures */
+	is_stdout = out.fp == stdout;
+	if (!rep_outfile_commit(&out, &d))
+		return UCVAL_EXIT_OK;
+	if (is_stdout) {
+		an_stdout_fail("report", d.err);
+		return UCVAL_EXIT_USAGE;
+	}
+	return print_diag(&d);
 }
 
 /* The traces the report covers, loaded. */

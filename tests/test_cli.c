@@ -14,9 +14,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,8 +47,11 @@ static void slurp(int fd, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
-/* Run $UCVAL with @args (NULL-terminated), capturing stdout and stderr. */
-static void run_ucval(const char *const *args, struct run *r)
+/*
+ * Run $UCVAL with @args (NULL-terminated), capturing stderr, and stdout
+ * unless @out_dev names a device to open as stdout instead (/dev/full).
+ */
+static void run_ucval_to(const char *const *args, const char *out_dev, struct run *r)
 {
 	const char *bin = getenv("UCVAL");
 	char *argv[MAX_ARGS + 2];
@@ -68,7 +73,10 @@ static void run_ucval(const char *const *args, struct run *r)
 	err_fd = mkstemp(err_path);
 	assert_true(out_fd >= 0 && err_fd >= 0);
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+	if (out_dev)
+		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out_dev, O_WRONLY, 0);
+	else
+		posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
 	posix_spawn_file_actions_adddup2(&fa, err_fd, STDERR_FILENO);
 	assert_int_equal(posix_spawn(&pid, bin, &fa, NULL, argv, environ), 0);
 	posix_spawn_file_actions_destroy(&fa);
@@ -82,6 +90,11 @@ static void run_ucval(const char *const *args, struct run *r)
 	close(err_fd);
 	unlink(out_path);
 	unlink(err_path);
+}
+
+static void run_ucval(const char *const *args, struct run *r)
+{
+	run_ucval_to(args, NULL, r);
 }
 
 struct cli_case {
@@ -113,6 +126,28 @@ static const struct cli_case cases[] = {
 	  { "mainline release with uclamp" } },
 	{ "rq bad util", { "model", "rq", "--util", "-3", "1:2" }, 2, { NULL },
 	  { "--util expects a whole number" } },
+	/* '-' is "no request" (rq --help): a TASK may start with it, anywhere */
+	{ "rq no min", { "model", "rq", "-:300" }, 0,
+	  { "1    -..300      fair  | 0        0..300      | 0        0..300" }, { NULL } },
+	{ "rq no max", { "model", "rq", "200:-" }, 0,
+	  { "1    200..-      fair  | 0        200..1024   | 0        200..1024" }, { NULL } },
+	{ "rq no request rt", { "model", "rq", "-:-:rt" }, 0,
+	  { "1    -..-        rt    | 0        0..1024     | 0        1024..1024" }, { NULL } },
+	{ "rq no min dl", { "model", "rq", "-:300:dl" }, 0,
+	  { "1    -..300      dl    | 0        0..300      | EINVAL   1024..1024" }, { NULL } },
+	{ "rq no min among options", { "model", "rq", "--util", "300", "-:300", "200:-",
+				       "--groups", "1", "-:-:fair" }, 0,
+	  { "1    -..300      fair", "2    200..-      fair", "3    -..-        fair",
+	    "v3 (1 groups, intent)" }, { NULL } },
+	{ "rq tasks after --", { "model", "rq", "--", "-:300", "200:-" }, 0,
+	  { "1    -..300      fair", "2    200..-      fair" }, { NULL } },
+	{ "rq no min after --", { "model", "rq", "--", "-:300", "--util" }, 2, { NULL },
+	  { "task '--util' is not MIN:MAX" } },
+	{ "rq no min bad max", { "model", "rq", "-:x" }, 2, { NULL },
+	  { "task '-:x' is not MIN:MAX" } },
+	{ "rq lone dash", { "model", "rq", "-" }, 2, { NULL }, { "task '-' is not MIN:MAX" } },
+	{ "rq bad short option", { "model", "rq", "-x", "1:2" }, 2, { NULL },
+	  { "unknown option '-x'" } },
 	{ "analyze help", { "analyze", "--help" }, 0, { "usage: ucval analyze", "--db FILE" },
 	  { NULL } },
 	{ "analyze no trace", { "analyze" }, 2, { NULL }, { "no TRACE given" } },
@@ -145,6 +180,9 @@ static const struct cli_case cases[] = {
 	  { "'tests/data/garbage.txt'", "not ftrace text, systrace HTML or trace.dat" } },
 	{ "analyze empty", { "analyze", "tests/data/empty.txt" }, 2, { NULL },
 	  { "'tests/data/empty.txt': empty file" } },
+	{ "analyze unwritable json", { "analyze", "-q", "--json", "/nonexistent/r.json",
+				       "traces/rq_clamp-pass.txt" }, 2, { NULL },
+	  { "cannot write '/nonexistent/r.json'", "No such file or directory" } },
 	{ "analyze unwritable db", { "analyze", "--db", "/proc/ucval.db", "traces/rq_clamp-pass.txt" },
 	  2, { NULL }, { "cannot open database '/proc/ucval.db'" } },
 	/* the rq_clamp fixtures: exit 1 with the two windows of the .expect, exit 0 */
@@ -543,6 +581,110 @@ static void test_analyze_db_unreadable(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * Every output to a full device: exit 2 (whatever the verdict was, since it
+ * is lost) and a line naming the output, for each command and option that
+ * writes. Standard output is /dev/full, but a plain file when a case names
+ * /dev/full itself. "@DB" stands for a database of the rq_clamp fixtures.
+ */
+static const struct werr_case {
+	const char *what;
+	const char *args[MAX_ARGS + 1];
+	const char *err_has;
+} werr_cases[] = {
+#define NOSPC	"cannot write standard output: No space left on device"
+	{ "help", { "--help" }, "ucval: " NOSPC },
+	{ "version", { "--version" }, "ucval: " NOSPC },
+	{ "analyze help", { "analyze", "--help" }, "ucval analyze: " NOSPC },
+	{ "analyze table, FAIL", { "analyze", "traces/rq_clamp-fail.txt" }, "ucval analyze: " NOSPC },
+	{ "analyze table, PASS", { "analyze", "traces/rq_clamp-pass.txt" }, "ucval analyze: " NOSPC },
+	{ "analyze table, UNDECIDED", { "analyze", "traces/request_result-pass.txt" },
+	  "ucval analyze: " NOSPC },
+	{ "analyze table, two traces", { "analyze", "traces/rq_clamp-fail.txt",
+					 "traces/rq_clamp-pass.txt" }, "ucval analyze: " NOSPC },
+	{ "analyze table, -j 2", { "analyze", "-j", "2", "traces/rq_clamp-fail.txt",
+				   "traces/rq_clamp-pass.txt" }, "ucval analyze: " NOSPC },
+	{ "analyze table, --db", { "analyze", "--db", "@DB", "traces/rq_clamp-fail.txt" },
+	  "ucval analyze: " NOSPC },
+	{ "analyze --json -", { "analyze", "-q", "--json", "-", "traces/rq_clamp-fail.txt" },
+	  "ucval analyze: " NOSPC },
+	{ "analyze --json - -j 2", { "analyze", "-q", "-j", "2", "--json", "-",
+				     "traces/rq_clamp-fail.txt", "traces/rq_clamp-pass.txt" },
+	  "ucval analyze: " NOSPC },
+	{ "analyze --json FILE", { "analyze", "-q", "--json", "/dev/full",
+				   "traces/rq_clamp-pass.txt" },
+	  "ucval analyze: cannot write '/dev/full': No space left on device" },
+	{ "analyze --json FILE, stdout", { "analyze", "-q", "--json", "/dev/stdout",
+					   "traces/rq_clamp-pass.txt" }, "ucval analyze: " NOSPC },
+	{ "model help", { "model", "--help" }, "ucval model: " NOSPC },
+	{ "model freq help", { "model", "freq", "--help" }, "ucval model: " NOSPC },
+	{ "model freq", { "model", "freq", "--freqs", "500000,850000", "--util", "300" },
+	  "ucval model: " NOSPC },
+	{ "model rq help", { "model", "rq", "--help" }, "ucval model: " NOSPC },
+	{ "model rq", { "model", "rq", "200:800", "-:300" }, "ucval model: " NOSPC },
+	{ "report help", { "report", "--help" }, "ucval report: " NOSPC },
+	{ "report text", { "report", "@DB" }, "ucval report: " NOSPC },
+	{ "report md", { "report", "--format", "md", "@DB" }, "ucval report: " NOSPC },
+	{ "report html", { "report", "--format", "html", "@DB" }, "ucval report: " NOSPC },
+	{ "report json", { "report", "--format", "json", "@DB" }, "ucval report: " NOSPC },
+	{ "report junit", { "report", "--format", "junit", "@DB" }, "ucval report: " NOSPC },
+	{ "report -o -", { "report", "-o", "-", "@DB" }, "ucval report: " NOSPC },
+	{ "report --diff", { "report", "--diff", "@DB", "traces/rq_clamp-fail.txt",
+				     "traces/rq_clamp-pass.txt" }, "ucval report: " NOSPC },
+	{ "report -o FILE", { "report", "-o", "/dev/full", "@DB" },
+	  "ucval report: cannot write report '/dev/full': No space left on device" },
+	{ "report -o stdout", { "report", "-o", "/dev/stdout", "@DB" }, "ucval report: " NOSPC },
+	{ "collect help", { "collect", "--help" }, "ucval collect: " NOSPC },
+	{ "synth help", { "synth", "--help" }, "ucval synth: " NOSPC },
+	{ "synth fault list", { "synth", "--fault", "list" }, "ucval synth: " NOSPC },
+	{ "synth trace.dat to stdout", { "synth", "-q", "--events", "100", "-o", "-" },
+	  "No space left on device" },
+#undef NOSPC
+};
+
+static void test_write_errors(void **state)
+{
+	static struct run r;
+	char dir[] = "/tmp/ucval-cli-werr-XXXXXX", db[64], cmd[128];
+	const char *mk[] = { "analyze", "-q", "--db", db, "traces/rq_clamp-fail.txt",
+			     "traces/rq_clamp-pass.txt", NULL };
+	struct stat st;
+
+	(void)state;
+	if (stat("/dev/full", &st) || !S_ISCHR(st.st_mode)) {
+		print_message("skipped: /dev/full is not a character device here\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	snprintf(db, sizeof(db), "%s/r.db", dir);
+	run_ucval(mk, &r);
+	assert_int_equal(r.status, 1);
+	for (size_t i = 0; i < ARRAY_SIZE(werr_cases); i++) {
+		const struct werr_case *c = &werr_cases[i];
+		const char *args[MAX_ARGS + 1];
+		bool is_path = false;
+		size_t n;
+
+		for (n = 0; c->args[n]; n++) {
+			args[n] = strcmp(c->args[n], "@DB") ? c->args[n] : db;
+			is_path |= !strcmp(c->args[n], "/dev/full");
+		}
+		args[n] = NULL;
+		run_ucval_to(args, is_path ? NULL : "/dev/full", &r);
+		if (r.status != 2 || !strstr(r.err, c->err_has))
+			fail_msg("case %zu (%s): exit %d want 2, stderr wants '%s':\n%s", i,
+				 c->what, r.status, c->err_has, r.err);
+		/* one process, one line: said once, however many writes failed */
+		if (strchr(r.err, '\n') != r.err + strlen(r.err) - 1 && !strstr(c->what, "-j"))
+			fail_msg("case %zu (%s): more than one line:\n%s", i, c->what, r.err);
+	}
+	/* /dev/full is still the device: no output replaced it by a file */
+	assert_int_equal(stat("/dev/full", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -552,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_analyze_feed),
 		cmocka_unit_test(test_analyze_dat_reader),
 		cmocka_unit_test(test_analyze_db_unreadable),
+		cmocka_unit_test(test_write_errors),
 	};
 
 	if (!getenv("UCVAL")) {
