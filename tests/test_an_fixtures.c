@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Every fixture in traces/: analyze <name>.txt and compare with <name>.expect,
- * written by hand from the spec beside it. An .expect lists the verdicts of
+ * Every fixture in traces/: analyze <name>.txt (<name>.html for systrace
+ * HTML) and compare with <name>.expect, written by hand from the spec beside
+ * it. An .expect lists the verdicts of
  * the checks it is about and ALL their FAIL windows:
  *
  *   options --model v3 --groups 2
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze/analyze.h"
 #include "analyze/read/reader.h"
@@ -222,6 +224,8 @@ static int run_fixture(const char *name)
 	assert_non_null(e);
 	assert_non_null(sum);
 	snprintf(trace, sizeof(trace), "%s/%s.txt", fixture_dir(), name);
+	if (access(trace, F_OK))
+		snprintf(trace, sizeof(trace), "%s/%s.html", fixture_dir(), name);
 	snprintf(expect_path, sizeof(expect_path), "%s/%s.expect", fixture_dir(), name);
 	read_expect(expect_path, e);
 	memset(&opts, 0, sizeof(opts));

@@ -20,6 +20,7 @@
 #include "analyze/read/reader.h"
 #include "analyze/read/text.h"
 #include "analyze/read/textline.h"
+#include "tests/an_datwriter.h"
 #include "tests/an_testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -111,6 +112,16 @@ static const struct line_case {
 	  AN_TEXTLINE_EVENT, 514769085985000ULL, "print cpu=4 pid=1143 buf='E'" },
 	{ "empty marker", "a-1 [000] 1.0: tracing_mark_write:", AN_TEXTLINE_EVENT, 1000000000ULL,
 	  "print cpu=0 pid=1 buf=''" },
+	{ "old kernel print (ip 0 as the name): atrace begin",
+	  "     Compositor-412   [001]  3021.004500: 0: B|412|composeFrame",
+	  AN_TEXTLINE_EVENT, 3021004500000ULL, "print cpu=1 pid=412 buf='B|412|composeFrame'" },
+	{ "old kernel print: atrace counter", "vsyncd-77 [000] 3021.1: 0: C|77|vsync|1",
+	  AN_TEXTLINE_EVENT, 3021100000000ULL, "print cpu=0 pid=77 buf='C|77|vsync|1'" },
+	{ "old kernel print: atrace end", "Compositor-412 [001] 3021.2: 0: E",
+	  AN_TEXTLINE_EVENT, 3021200000000ULL, "print cpu=1 pid=412 buf='E'" },
+	{ "old kernel print: a ucval marker",
+	  "rt-app-7 [002] 1.0: 0: ucval: task pid=7 util_min=128",
+	  AN_TEXTLINE_EVENT, 1000000000ULL, "print cpu=2 pid=7 buf='ucval: task pid=7 util_min=128' marker=task" },
 	/* aliases */
 	{ "system prefix", "a-1 [000] 1.0: sched:sched_process_fork: comm=bash pid=1 child_comm=bash child_pid=2",
 	  AN_TEXTLINE_EVENT, 1000000000ULL,
@@ -312,14 +323,18 @@ static const struct stream_case {
 	  "ERR unparseable line line 2\n"
 	  "1000000000 lost_events cpu=0 pid=-1 count=2\n"
 	  "1000000000 cpu_idle cpu=0 pid=1 state=1 cpu_id=0\n" },
-	{ "CRLF line ends and a last line without newline",
+	{ "CRLF line ends; a last line without newline is cut: reported, not used",
 	  "# tracer: nop\r\na-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\r\na-1 [000] 2.0: cpu_idle: state=2 cpu_id=0",
 	  "1000000000 cpu_idle cpu=0 pid=1 state=1 cpu_id=0\n"
-	  "2000000000 cpu_idle cpu=0 pid=1 state=2 cpu_id=0\n" },
-	{ "truncated last line: bad value",
-	  "a-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\na-1 [000] 2.0: cpu_idle: state=1 cpu_",
+	  "ERR unparseable line line 3\n" },
+	{ "truncated last line: reported, its values not trusted",
+	  "a-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\na-1 [000] 2.0: uclamp_util_cfs: cpu=0 util_avg=1 "
+	  "uclamp_avg=1 uclamp_min=0 uclamp_max=5",	/* of 512 */
 	  "1000000000 cpu_idle cpu=0 pid=1 state=1 cpu_id=0\n"
-	  "ERR bad value line 2\n" },	/* "1 cpu_" is state's value */
+	  "ERR unparseable line line 2\n" },
+	{ "a last line of blanks without newline: nothing to report",
+	  "a-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\n \t",
+	  "1000000000 cpu_idle cpu=0 pid=1 state=1 cpu_id=0\n" },
 	{ "marker decoded in the stream",
 	  "rt-app-7 [001] 1.0: tracing_mark_write: ucval: setattr pid=8 util_min=5 flags=0x20 ret=0\n",
 	  "1000000000 print cpu=1 pid=7 buf='ucval: setattr pid=8 util_min=5 flags=0x20 ret=0' marker=setattr\n" },
@@ -335,11 +350,53 @@ static const struct stream_case {
 	{ "HTML: text on the opening tag's line",
 	  "<html>\n<script class=\"trace-data\">a-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\n</script>\n",
 	  "1000000000 cpu_idle cpu=0 pid=1 state=1 cpu_id=0\n" },
+	{ "HTML: a block the end of the file cuts",
+	  "<html>\n<script class=\"trace-data\">\na-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\n"
+	  "a-1 [000] 2.0: cpu_idle: state=1 cpu_",
+	  "1000000000 cpu_idle cpu=0 pid=1 state=1 cpu_id=0\n"
+	  "ERR unparseable line line 4\n" },
+	{ "HTML: the block's end closes a last line without newline",
+	  "<html>\n<script class=\"trace-data\">\na-1 [000] 1.0: cpu_idle: state=1 cpu_id=0</script>",
+	  "1000000000 cpu_idle cpu=0 pid=1 state=1 cpu_id=0\n" },
+	{ "legacy HTML: the text of the JavaScript string, old print format",
+	  "<!DOCTYPE HTML>\n<html>\n<script language=\"javascript\">var s = \"a\\nb\";</script>\n"
+	  "<body>\n  <script>\n  var linuxPerfData = \"\\\n"
+	  "# tracer: nop\\n\\\n"
+	  "#\\n\\\n"
+	  "a-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\\n\\\n"
+	  "b-2 [001] 2.0: 0: B|2|draw \"x\"\\n\\\n"
+	  "b-2 [001] 3.0: 0: E\\n\\\n"
+	  "\\n\";\n  </script>\n"
+	  "a-1 [000] 4.0: cpu_idle: state=4 cpu_id=0\n</body>\n</html>\n",
+	  "1000000000 cpu_idle cpu=0 pid=1 state=1 cpu_id=0\n"
+	  "2000000000 print cpu=1 pid=2 buf='B|2|draw \"x\"'\n"
+	  "3000000000 print cpu=1 pid=2 buf='E'\n" },
+	{ "legacy HTML: the last line closes the string",
+	  "<html>\n<script>\nvar linuxPerfData = \"\\\r\n"
+	  "a-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\\n\\\r\n"
+	  "a-1 [000] 2.0: cpu_idle: state=2 cpu_id=0\\n\";\r\n</script>\n</html>\n",
+	  "1000000000 cpu_idle cpu=0 pid=1 state=1 cpu_id=0\n"
+	  "2000000000 cpu_idle cpu=0 pid=1 state=2 cpu_id=0\n" },
+	{ "legacy HTML cut inside the string",
+	  "<html>\n<script>\nvar linuxPerfData = \"\\\n"
+	  "a-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\\n\\\n"
+	  "a-1 [000] 2.0: cpu_idle: state=2 cpu_id=0\\n\\\n"
+	  "a-1 [000] 3.0: cpu_idle: state=3 cpu_",
+	  "1000000000 cpu_idle cpu=0 pid=1 state=1 cpu_id=0\n"
+	  "2000000000 cpu_idle cpu=0 pid=1 state=2 cpu_id=0\n"
+	  "ERR unparseable line line 6\n" },
+	{ "legacy HTML cut inside the string, after a quote of the text",
+	  "<html>\n<script>\nvar linuxPerfData = \"\\\n"
+	  "a-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\\n\\\n"
+	  "a-1 [000] 2.0: 0: B|1|say \"hi\" to",
+	  "1000000000 cpu_idle cpu=0 pid=1 state=1 cpu_id=0\n"
+	  "ERR unparseable line line 5\n" },
 	{ "HTML without a trace-data block",
 	  "<html><body>nothing here</body></html>\n",
 	  "ERR unknown trace format line 0\n" },
-	{ "only a header: no event",
-	  "# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:8\n", "" },
+	{ "only a header: no event, unreadable",
+	  "# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:8\n",
+	  "ERR unknown trace format line 0\n" },
 	{ "empty stream", "", "OPEN empty file" },
 	{ "garbage only", "hello\nworld\n", "OPEN unknown trace format" },
 	{ "binary", "\x01\x02\x00\x03junk", "OPEN unknown trace format" },
@@ -395,10 +452,58 @@ static void test_text_header_cpus(void **state)
 	assert_int_equal(info.nr_events, 1);
 }
 
+/*
+ * Without a CPU-count header (a trace_pipe capture) the count is the highest
+ * CPU the lines name, plus one, learned before the first event; a header
+ * before the first event is the count.
+ */
+static const struct cpus_case {
+	const char *what;
+	const char *input;
+	int want;
+} cpus_cases[] = {
+	{ "trace_pipe: the highest CPU of the events",
+	  "a-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\nb-2 [003] 2.0: cpu_idle: state=1 cpu_id=3\n"
+	  "a-1 [001] 3.0: cpu_idle: state=1 cpu_id=1\n", 4 },
+	{ "a CPU only a wakeup targets",
+	  "a-1 [000] 1.0: sched_wakeup: comm=b pid=2 prio=120 success=1 target_cpu=005\n", 6 },
+	{ "a CPU only a migration names",
+	  "a-1 [000] 1.0: sched_migrate_task: comm=b pid=2 prio=120 orig_cpu=6 dest_cpu=0\n", 7 },
+	{ "a CPU only a LOST line names",
+	  "CPU:7 [LOST 3 EVENTS]\na-1 [001] 1.0: cpu_idle: state=1 cpu_id=1\n", 8 },
+	{ "a CPU id beyond the kernel's limit is no count",
+	  "a-1 [001] 1.0: cpu_idle: state=1 cpu_id=100000\n", 2 },
+	{ "a header before the first event is the count",
+	  "# entries-in-buffer/entries-written: 1/1   #P:2\na-1 [005] 1.0: cpu_idle: state=1 cpu_id=5\n",
+	  2 },
+	{ "bad and cut lines count no CPU",
+	  "a-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\nb-2 [009] 2.0: cpu_idle: state=x cpu_id=9\n"
+	  "b-2 [008] 2.0: cpu_idle: state=1 cpu_id=8", 1 },
+	{ "legacy HTML, no #P: line",
+	  "<html>\n<script>\nvar linuxPerfData = \"\\\n# tracer: nop\\n\\\n"
+	  "a-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\\n\\\n"
+	  "b-2 [001] 2.0: 0: B|2|x\\n\\\n\\n\";\n</script>\n</html>\n", 2 },
+};
+
+static void test_text_cpus_from_lines(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cpus_cases); i++) {
+		const struct cpus_case *c = &cpus_cases[i];
+		struct an_reader_info info;
+		char got[4096];
+
+		read_stream(c->input, strlen(c->input), got, sizeof(got), &info);
+		if (info.nr_cpus != c->want)
+			fail_msg("case %zu (%s): %d CPUs, want %d\n%s", i, c->what, info.nr_cpus,
+				 c->want, got);
+	}
+}
+
 struct trace_figures {
 	const char *file;
 	enum an_format format;
-	int nr_cpus;			/* the header's */
+	int nr_cpus;			/* the header's, else the lines' */
 	unsigned int nr_event_cpus;	/* distinct CPUs of the events */
 	unsigned long long first_ns, last_ns, nr_events;
 	struct { const char *name; unsigned long long n; } counts[4];
@@ -411,6 +516,11 @@ static const struct trace_figures real_traces[] = {
 	{ "android-systrace-small.html", AN_FORMAT_HTML, 6, 4,
 	  514769085985000ULL, 514769086473000ULL, 10,
 	  { { "sched_switch", 4 }, { "sched_wakeup", 4 }, { "tracing_mark_write", 2 } } },
+	/* legacy: the text of a JavaScript string, old print format; the last
+	 * line is systrace's clock sync at 0.0 */
+	{ "android-systrace-legacy.html", AN_FORMAT_HTML, 2, 2,
+	  50260647576000ULL, 0, 31479,
+	  { { "sched_switch", 11074 }, { "sched_wakeup", 6827 }, { "print", 13578 } } },
 };
 
 static void test_text_real_traces(void **state)
@@ -547,6 +657,148 @@ static void test_text_bad_files(void **state)
 	}
 }
 
+/*
+ * A trace longer than the buffers, CPU 2 only in its last line: the first
+ * pass counts 3 CPUs, then every line is read once, in order, from the start.
+ */
+static void test_text_cpus_long_file(void **state)
+{
+	const unsigned int nr = 5000;
+	size_t size = (size_t)nr * 64, len = 0;
+	char *input = malloc(size), path[256];
+	const struct an_reader_info *info;
+	struct an_reader *r;
+	struct an_event ev;
+	struct an_diag d;
+	unsigned int n = 0;
+	int rc;
+
+	(void)state;
+	assert_non_null(input);
+	for (unsigned int i = 1; i <= nr; i++)
+		len += (size_t)snprintf(input + len, size - len,
+					"a-1 [00%u] %u.0: cpu_idle: state=%u cpu_id=0\n",
+					i == nr ? 2 : i % 2, i, i);
+	write_tmp(path, sizeof(path), input, len);
+	free(input);
+	rc = an_reader_open(path, &r, &d);
+	unlink(path);
+	assert_int_equal(rc, 0);
+	info = an_reader_info(r);
+	assert_int_equal(info->nr_cpus, 3);
+	while ((rc = an_reader_next(r, &ev, &d)) > 0) {
+		n++;
+		if (ev.ts_ns != n * 1000000000ULL || ev.idle.state != n || ev.pos != n)
+			fail_msg("event %u: ts %llu state %u line %llu", n,
+				 (unsigned long long)ev.ts_ns, ev.idle.state, ev.pos);
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(n, nr);
+	assert_int_equal(info->nr_errors, 0);
+	an_reader_close(r);
+}
+
+/* A pipe cannot be read twice: no first pass, every line read once. */
+static void test_text_pipe(void **state)
+{
+	static const char input[] = "a-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\n"
+				    "b-2 [003] 2.0: cpu_idle: state=2 cpu_id=3\n";
+	struct an_reader *r;
+	struct an_event ev;
+	struct an_diag d;
+	int fds[2], n = 0, rc;
+	FILE *fp;
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], input, sizeof(input) - 1), (ssize_t)sizeof(input) - 1);
+	close(fds[1]);
+	fp = fdopen(fds[0], "r");
+	assert_non_null(fp);
+	assert_int_equal(an_reader_open_stream(fp, "pipe", &r, &d), 0);
+	while ((rc = an_reader_next(r, &ev, &d)) > 0)
+		assert_int_equal(ev.idle.state, ++n);
+	assert_int_equal(rc, 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(an_reader_info(r)->nr_cpus, 0);
+	an_reader_close(r);
+	fclose(fp);
+}
+
+/*
+ * A file in which no event decodes is unreadable, whatever its format: the
+ * reader's end is an error naming the file and the format it was read as.
+ */
+static const struct no_event_case {
+	const char *what;
+	const char *data;
+	const char *format;
+} no_events[] = {
+	{ "ftrace text, a header only", "# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:4\n",
+	  "ftrace-text" },
+	{ "ftrace text, lines that do not decode",
+	  "# tracer: nop\na-1 [000] 1.0: sched_switch: prev_pid=1\nsome words\n", "ftrace-text" },
+	{ "HTML, a block without events",
+	  "<html>\n<script class=\"trace-data\">\n# tracer: nop\n</script>\n</html>\n", "systrace-html" },
+	{ "a document that mentions <script class=\"trace-data\">",
+	  "Readme\n\nThe text is in `<script class=\"trace-data\">` blocks.\nThat is all.\n",
+	  "systrace-html" },
+};
+
+/* The synthetic trace.dat with both CPU buffers emptied: no record. */
+static void write_empty_dat(char *path, size_t size)
+{
+	struct dw w;
+	unsigned char *table = NULL;
+
+	dw_build(&w, NULL);
+	for (size_t i = 0; !table && i + 10 <= w.len; i++)
+		if (!memcmp(w.p + i, "flyrecord", 10))
+			table = w.p + i;
+	assert_non_null(table);
+	for (unsigned int cpu = 0; cpu < 2; cpu++)
+		memset(table + 10 + cpu * 16 + 8, 0, 8);	/* the buffer's size */
+	write_tmp(path, size, w.p, w.len);
+	free(w.p);
+}
+
+static void check_no_event(const char *what, const char *path, const char *format)
+{
+	struct an_reader *r;
+	struct an_event ev;
+	struct an_diag d;
+	char msg[1024], want[512];
+	int rc;
+
+	rc = an_reader_open(path, &r, &d);
+	if (rc)
+		fail_msg("%s: open: %s", what, d.message);
+	while ((rc = an_reader_next(r, &ev, &d)) != 0 && an_error_is_recoverable(rc))
+		;
+	an_diag_format(&d, msg, sizeof(msg));
+	snprintf(want, sizeof(want), "'%s'", path);
+	if (rc != AN_E_FORMAT || !strstr(msg, want) || !strstr(msg, format) ||
+	    !strstr(msg, "no event"))
+		fail_msg("%s: rc %d: '%s'", what, rc, msg);
+	assert_int_equal(an_reader_next(r, &ev, &d), AN_E_STATE);
+	an_reader_close(r);
+}
+
+static void test_text_no_event(void **state)
+{
+	char path[256];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(no_events); i++) {
+		write_tmp(path, sizeof(path), no_events[i].data, strlen(no_events[i].data));
+		check_no_event(no_events[i].what, path, no_events[i].format);
+		unlink(path);
+	}
+	write_empty_dat(path, sizeof(path));
+	check_no_event("trace.dat without records", path, "trace.dat");
+	unlink(path);
+}
+
 /* A reader that failed for good refuses to go on. */
 static void test_text_failed_reader(void **state)
 {
@@ -601,9 +853,13 @@ int main(void)
 		cmocka_unit_test(test_text_streams),
 		cmocka_unit_test(test_text_long_line),
 		cmocka_unit_test(test_text_header_cpus),
+		cmocka_unit_test(test_text_cpus_from_lines),
+		cmocka_unit_test(test_text_cpus_long_file),
+		cmocka_unit_test(test_text_pipe),
 		cmocka_unit_test(test_text_real_traces),
 		cmocka_unit_test(test_text_real_fields),
 		cmocka_unit_test(test_text_bad_files),
+		cmocka_unit_test(test_text_no_event),
 		cmocka_unit_test(test_text_failed_reader),
 		cmocka_unit_test(test_text_oom),
 	};

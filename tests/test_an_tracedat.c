@@ -1631,7 +1631,8 @@ static const struct regression {
 	{ "tracedat-v6-undeclared-field.dat",
 	  "every REC->field of a print format must be declared: libtraceevent "
 	  "dereferenced the missing 'prev_state' inside __print_flags(); the format is now "
-	  "read with its print format emptied (test_dat_blanked_format)", 1, 0 },
+	  "read with its print format emptied (test_dat_blanked_format); no record of it "
+	  "decodes (they lack that field), so the file is unreadable", AN_E_FORMAT, 0 },
 	{ "tracedat-v6-header-page-separator.dat",
 	  "header_page lines read token by token: a stray byte before 'size:' left no "
 	  "timestamp size in libtraceevent and crashed libtracecmd's cleanup", AN_E_CORRUPT, 0 },
@@ -1658,7 +1659,8 @@ static const struct regression {
 	{ "tracedat-v6-walk-length-overflow.dat",
 	  "a type-0 event whose length word is 0x80000000: the page walk computed "
 	  "length - 4 in int, as kbuffer does, and overflowed (UBSan, make fuzz); it now "
-	  "computes in 32-bit unsigned arithmetic, the same bits", 1, 0 },
+	  "computes in 32-bit unsigned arithmetic, the same bits; no record of it decodes, "
+	  "so the file is unreadable", AN_E_FORMAT, 0 },
 	{ "tracedat-v6-blanked-overlap.dat",
 	  "the copy libtracecmd reads when a print format is emptied left the CPU data "
 	  "out, but this file's CPU 1 data overlaps its event formats: libtracecmd read "
@@ -1667,7 +1669,8 @@ static const struct regression {
 	{ "tracedat-v6-print-fmt-divide.dat",
 	  "divisors of a print format must be fields or non-zero numbers: 'R%C->ret' "
 	  "made libtraceevent divide by zero while parsing; the format is now read with "
-	  "its print format emptied (test_dat_blanked_format)", 1, 0 },
+	  "its print format emptied (test_dat_blanked_format); no record of it decodes, "
+	  "so the file is unreadable", AN_E_FORMAT, 0 },
 	{ "tracedat-v6-cond-operand.dat",
 	  "a mangled sched_switch print format, \"c ? a : b\" whose b goes on with "
 	  "\"fmt:C->\": libtraceevent read NULL at open (make fuzz); its print format is "

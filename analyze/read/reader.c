@@ -214,6 +214,15 @@ int an_reader_open_stream(FILE *fp, const char *name, struct an_reader **out,
 	return 0;
 }
 
+/* The end of a trace in which no event decoded: unreadable as its format. */
+static int no_event(const struct an_reader *r, struct an_diag *d)
+{
+	an_diag_clear(d);
+	return an_diag_fail(d, AN_E_FORMAT, "no event decoded (read as %s; %llu "
+			    "undecodable lines or records)", r->info.format_name,
+			    r->info.nr_errors);
+}
+
 /**
  * an_reader_next() - decode the next event
  * @r: reader
@@ -235,6 +244,8 @@ int an_reader_next(struct an_reader *r, struct an_event *ev, struct an_diag *d)
 				    an_error_str(r->failed));
 	}
 	rc = r->dat ? an_tracedat_next(r->dat, ev, d) : an_text_next(r->text, ev, d);
+	if (rc == 0 && !r->info.nr_events)
+		rc = no_event(r, d);
 	/* the path is copied only when there is something to say */
 	if (rc < 0 && !d->file[0])
 		snprintf(d->file, sizeof(d->file), "%s", r->path);

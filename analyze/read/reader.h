@@ -69,7 +69,9 @@ int an_reader_open_stream(FILE *fp, const char *name, struct an_reader **out,
  * Return: 1 with an event, 0 at the end, or a negative code. When
  * an_error_is_recoverable() says so, that line or record was skipped (a
  * garbage line, a known event without a required field, a bad value, a
- * malformed marker) and the caller may call again; other codes are final.
+ * malformed marker, a last text line the end of the file cuts) and the
+ * caller may call again; other codes are final. The end of a trace in which
+ * no event decoded is AN_E_FORMAT, not 0: nothing of it could be read.
  */
 int an_reader_next(struct an_reader *r, struct an_event *ev, struct an_diag *d);
 

@@ -6,6 +6,18 @@
  *
  * A "CPU:N [LOST M EVENTS]" line becomes a LOST_EVENTS event stamped with the
  * next event's timestamp, as trace.dat reports a loss on the record after it.
+ *
+ * HTML holds the text in one of two ways: today's systrace writes it as is
+ * inside <script class="trace-data"> blocks; the legacy one (about 2013 to
+ * 2016) wrote it as a JavaScript string, 'var linuxPerfData = "\' and then
+ * one trace line per source line, each ending in a literal "\n\" (the
+ * newline escape and a line continuation), the last one in '\n";'. That
+ * producer escaped nothing else, so the text between is taken as it is.
+ *
+ * A text trace without a CPU-count header (a trace_pipe capture) names its
+ * CPUs only in its events. The replay sizes its model on the first event, so
+ * when the stream can seek, an_text_open() reads the file once ahead and
+ * reports the highest CPU the events name as the count.
  */
 #define _GNU_SOURCE	/* memmem() */
 #include <errno.h>
@@ -18,6 +30,17 @@
 
 #define HTML_BLOCK_TAG	"trace-data"	/* class of systrace's text blocks */
 #define HTML_END_TAG	"</script>"
+#define JS_LINE_END	"\\n\\"	/* legacy: newline escape, continuation */
+#define CPU_ID_MAX	8192	/* the kernel's largest NR_CPUS; beyond: a bad field */
+
+/* What read_line() and next_text_line() return, besides negative errors. */
+enum text_rc {
+	TEXT_END = 0,	/* end of file */
+	TEXT_LINE,	/* a whole line */
+	TEXT_LONG,	/* a line longer than the buffer, skipped */
+	TEXT_CUT,	/* the last line: the file ends inside it */
+	TEXT_SKIP,	/* HTML around the trace text (html_line() only) */
+};
 
 struct an_text {
 	FILE *fp;
@@ -25,7 +48,8 @@ struct an_text {
 	bool in_block;		/* HTML: inside a trace-data block */
 	bool is_block_start;	/* HTML: no non-blank line of the block yet */
 	bool is_block_skipped;	/* HTML: a JSON block, not ftrace text */
-	bool seen_block;	/* HTML: at least one trace-data block */
+	bool seen_block;	/* HTML: a trace-data block or a legacy string */
+	bool in_js;		/* HTML: inside the legacy JavaScript string */
 	bool is_discarding;	/* the rest of an over-long line is skipped */
 	bool is_eof;
 	char *buf;		/* AN_TEXT_LINE_MAX + 1 bytes */
@@ -41,56 +65,6 @@ struct an_text {
 	bool has_pending;
 	struct an_event pending;
 };
-
-/**
- * an_text_open() - start reading ftrace text or systrace HTML from @fp
- * @fp: stream positioned at the start of the file, borrowed
- * @is_html: true to read only the <script class="trace-data"> blocks
- * @info: reader metadata to update, borrowed
- * @head: bytes already read from @fp (format detection), read first
- * @head_len: their number, at most AN_TEXT_LINE_MAX
- * @out: the new reader, freed with an_text_close()
- * @d: diagnostic on failure
- *
- * Return: 0 or -ENOMEM.
- */
-int an_text_open(FILE *fp, bool is_html, struct an_reader_info *info,
-		 const void *head, size_t head_len, struct an_text **out,
-		 struct an_diag *d)
-{
-	struct an_text *t = an_calloc(1, sizeof(*t));
-
-	if (!t)
-		goto fail_alloc;
-	t->buf = an_malloc(AN_TEXT_LINE_MAX + 1);
-	if (!t->buf)
-		goto fail_alloc;
-	if (head_len > AN_TEXT_LINE_MAX)
-		head_len = AN_TEXT_LINE_MAX;
-	memcpy(t->buf, head, head_len);
-	t->end = head_len;
-	t->fp = fp;
-	t->is_html = is_html;
-	t->info = info;
-	*out = t;
-	return 0;
-
-fail_alloc:
-	an_text_close(t);
-	return an_diag_fail(d, -ENOMEM, "out of memory");
-}
-
-/**
- * an_text_close() - free @t (not its stream)
- * @t: reader, may be NULL
- */
-void an_text_close(struct an_text *t)
-{
-	if (!t)
-		return;
-	free(t->buf);
-	free(t);
-}
 
 /* Refill the buffer, keeping the unread part; 0 at end of file. */
 static int fill(struct an_text *t, struct an_diag *d)
@@ -116,7 +90,8 @@ static int fill(struct an_text *t, struct an_diag *d)
 
 /*
  * Next raw line, NUL-terminated in place, without "\n" or "\r\n".
- * Return: 1 (a line), 0 (end of file), 2 (an over-long line, cut) or < 0.
+ * Return: an enum text_rc but TEXT_SKIP (TEXT_CUT: the file ends without a
+ * newline after it), or < 0.
  */
 static int read_line(struct an_text *t, char **line, size_t *len, struct an_diag *d)
 {
@@ -139,7 +114,7 @@ static int read_line(struct an_text *t, char **line, size_t *len, struct an_diag
 			s[n] = '\0';
 			*line = s;
 			*len = n;
-			return 1;
+			return nl ? TEXT_LINE : TEXT_CUT;
 		}
 		if (t->start == 0 && t->end == AN_TEXT_LINE_MAX) {
 			bool was_discarding = t->is_discarding;
@@ -149,14 +124,27 @@ static int read_line(struct an_text *t, char **line, size_t *len, struct an_diag
 			if (was_discarding)
 				continue;
 			t->line_no++;
-			return 2;
+			return TEXT_LONG;
 		}
 		err = fill(t, d);
 		if (err < 0)
 			return err;
 		if (err == 0 && t->end == t->start)
-			return 0;
+			return TEXT_END;
 	}
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool is_blank_line(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!is_blank(s[i]))
+			return false;
+	return true;
 }
 
 /* "<script class="trace-data" ...>": true, with the text after '>'. */
@@ -175,55 +163,345 @@ static bool is_block_start(char *line, size_t len, char **rest)
 	return true;
 }
 
+/* The legacy string's opening line: 'var <name> = "\' alone on its line. */
+static bool is_js_start(const char *s, size_t n)
+{
+	const char *p = s, *end = s + n, *name;
+
+	while (p < end && is_blank(*p))
+		p++;
+	while (end > p && is_blank(end[-1]))
+		end--;
+	if (end - p < 6 || memcmp(p, "var", 3) || !is_blank(p[3]) ||
+	    end[-1] != '\\' || end[-2] != '"')
+		return false;
+	end -= 2;
+	for (p += 4; p < end && is_blank(*p); p++)
+		;
+	for (name = p; p < end && (*p == '_' || *p == '$' || (*p >= '0' && *p <= '9') ||
+				   ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z')); p++)
+		;
+	if (p == name)
+		return false;
+	while (p < end && is_blank(*p))
+		p++;
+	if (p == end || *p++ != '=')
+		return false;
+	while (p < end && is_blank(*p))
+		p++;
+	return p == end;
+}
+
+/* The quote that closes the legacy string: only ';' or blanks after it. */
+static char *js_closing_quote(char *s, size_t n)
+{
+	char *quote = memrchr(s, '"', n);
+
+	if (!quote)
+		return NULL;
+	for (char *p = quote + 1; p < s + n; p++)
+		if (*p != ';' && !is_blank(*p))
+			return NULL;
+	return quote;
+}
+
+/*
+ * A line of the legacy string: "text\n\" goes on, '\n";' ends it. The
+ * text is whole when its newline escape or the closing quote is there,
+ * even where the file ends right after it.
+ */
+static int js_line(struct an_text *t, char *s, size_t *len, int rc)
+{
+	size_t n = *len, k = strlen(JS_LINE_END);
+	char *quote;
+
+	if (n >= k && !memcmp(s + n - k, JS_LINE_END, k)) {
+		n -= k;
+		rc = TEXT_LINE;
+	} else if (n && s[n - 1] == '\\') {
+		n--;	/* a continuation without the newline escape: as it is */
+	} else {
+		t->in_js = false;	/* no continuation: the string ends here */
+		quote = js_closing_quote(s, n);
+		if (quote) {
+			n = (size_t)(quote - s);
+			rc = TEXT_LINE;
+			if (n >= 2 && s[n - 2] == '\\' && s[n - 1] == 'n')
+				n -= 2;
+		}
+	}
+	if (n && s[n - 1] == '\r')
+		n--;
+	s[n] = '\0';
+	*len = n;
+	return rc;
+}
+
+/*
+ * The ftrace text of one HTML line (@rc TEXT_LINE or TEXT_CUT): the line
+ * of a trace-data block or of the legacy string, TEXT_SKIP for the page
+ * around them and JSON blocks. A line the block's end closes is whole.
+ */
+static int html_line(struct an_text *t, char **line, size_t *len, int rc)
+{
+	char *s = *line, *rest, *stop;
+	size_t n = *len;
+
+	if (t->in_js)
+		return js_line(t, s, len, rc);
+	if (!t->in_block) {
+		if (is_js_start(s, n)) {
+			t->in_js = t->seen_block = true;
+			return TEXT_SKIP;
+		}
+		if (!is_block_start(s, n, &rest))
+			return TEXT_SKIP;
+		t->in_block = t->seen_block = t->is_block_start = true;
+		t->is_block_skipped = false;
+		n -= (size_t)(rest - s);
+		s = rest;
+	}
+	stop = memmem(s, n, HTML_END_TAG, strlen(HTML_END_TAG));
+	if (stop) {
+		t->in_block = false;
+		n = (size_t)(stop - s);
+		s[n] = '\0';
+		rc = TEXT_LINE;
+	}
+	if (t->is_block_start) {
+		char *p = s;
+
+		while (p < s + n && is_blank(*p))
+			p++;
+		if (p == s + n)
+			return TEXT_SKIP;
+		t->is_block_start = false;
+		t->is_block_skipped = *p == '{' || *p == '[';
+	}
+	if (t->is_block_skipped)
+		return TEXT_SKIP;
+	*line = s;
+	*len = n;
+	return rc;
+}
+
 /*
  * Next line of ftrace text: every line for plain text, only the lines of
- * trace-data blocks for HTML (JSON blocks are skipped).
+ * trace-data blocks or of the legacy string for HTML.
+ * Return: an enum text_rc but TEXT_SKIP, or < 0.
  */
 static int next_text_line(struct an_text *t, char **line, size_t *len,
 			  struct an_diag *d)
 {
 	for (;;) {
-		char *s = NULL, *rest, *stop;
+		char *s = NULL;
 		size_t n = 0;
 		int rc = read_line(t, &s, &n, d);
 
-		if (rc <= 0 || !t->is_html || (rc == 2 && t->in_block)) {
-			*line = s;
-			*len = rc == 2 ? 0 : n;
-			return rc;
-		}
-		if (rc == 2)
+		if (rc == TEXT_LONG && t->is_html && !t->in_block && !t->in_js)
 			continue;
-		if (!t->in_block) {
-			if (!is_block_start(s, n, &rest))
+		if (rc == TEXT_LINE || rc == TEXT_CUT) {
+			if (t->is_html)
+				rc = html_line(t, &s, &n, rc);
+			if (rc == TEXT_SKIP)
 				continue;
-			t->in_block = t->seen_block = t->is_block_start = true;
-			t->is_block_skipped = false;
-			n -= (size_t)(rest - s);
-			s = rest;
 		}
-		stop = memmem(s, n, HTML_END_TAG, strlen(HTML_END_TAG));
-		if (stop) {
-			t->in_block = false;
-			n = (size_t)(stop - s);
-			s[n] = '\0';
-		}
-		if (t->is_block_start) {
-			char *p = s;
-
-			while (p < s + n && (*p == ' ' || *p == '\t'))
-				p++;
-			if (p == s + n)
-				continue;
-			t->is_block_start = false;
-			t->is_block_skipped = *p == '{' || *p == '[';
-		}
-		if (t->is_block_skipped)
-			continue;
 		*line = s;
-		*len = n;
-		return 1;
+		*len = rc == TEXT_LONG ? 0 : n;
+		return rc;
 	}
+}
+
+/* Whether events of @type name CPUs in their fields (event_max_cpu()). */
+static bool has_cpu_fields(enum an_event_type type)
+{
+	switch (type) {
+	case AN_EV_SCHED_WAKEUP:
+	case AN_EV_SCHED_WAKEUP_NEW:
+	case AN_EV_SCHED_MIGRATE_TASK:
+	case AN_EV_CPU_FREQUENCY:
+	case AN_EV_CPU_FREQUENCY_LIMITS:
+	case AN_EV_CPU_IDLE:
+	case AN_EV_UCLAMP_UTIL_CFS:
+	case AN_EV_UCLAMP_UTIL_SE:
+	case AN_EV_SCHED_PELT_CFS:
+	case AN_EV_SCHED_UTIL:
+	case AN_EV_SUGOV_UTIL_UPDATE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int max_of(int max_cpu, int cpu)
+{
+	return cpu < CPU_ID_MAX && cpu > max_cpu ? cpu : max_cpu;
+}
+
+/* The highest CPU @ev names: its buffer's, or one of its fields. */
+static int event_max_cpu(const struct an_event *ev)
+{
+	int m = max_of(-1, ev->cpu);
+
+	switch (ev->type) {
+	case AN_EV_SCHED_WAKEUP:
+	case AN_EV_SCHED_WAKEUP_NEW:
+		return max_of(m, ev->wakeup.target_cpu);
+	case AN_EV_SCHED_MIGRATE_TASK:
+		return max_of(max_of(m, ev->migrate.orig_cpu), ev->migrate.dest_cpu);
+	case AN_EV_CPU_FREQUENCY:
+		return max_of(m, ev->freq.cpu_id);
+	case AN_EV_CPU_FREQUENCY_LIMITS:
+		return max_of(m, ev->limits.cpu_id);
+	case AN_EV_CPU_IDLE:
+		return max_of(m, ev->idle.cpu_id);
+	case AN_EV_UCLAMP_UTIL_CFS:
+		return max_of(m, ev->util_cfs.cpu);
+	case AN_EV_UCLAMP_UTIL_SE:
+		return max_of(m, ev->util_se.cpu);
+	case AN_EV_SCHED_PELT_CFS:
+		return max_of(m, ev->pelt_cfs.cpu);
+	case AN_EV_SCHED_UTIL:
+		return max_of(m, ev->sched_util.cpu);
+	case AN_EV_SUGOV_UTIL_UPDATE:
+		return max_of(m, ev->sugov.cpu);
+	default:
+		return m;
+	}
+}
+
+/* The highest CPU a line of the first pass names, -1 for none. */
+static int line_max_cpu(char *line, size_t len, int *kind)
+{
+	struct an_textline_extra x;
+	enum an_event_type type = AN_EV_UNKNOWN;
+	struct an_event ev;
+	struct an_diag ignored;
+	int cpu = -1;
+
+	*kind = an_textline_cpu(line, len, &x, &cpu, &type);
+	if (*kind == AN_TEXTLINE_LOST)
+		return max_of(-1, x.cpu);
+	if (*kind != AN_TEXTLINE_EVENT)
+		return -1;
+	if (!has_cpu_fields(type))
+		return max_of(-1, cpu);
+	/* the second pass reports a line that does not decode */
+	an_diag_clear(&ignored);
+	if (an_textline_parse(line, len, &ev, &x, &ignored) != AN_TEXTLINE_EVENT)
+		return -1;
+	return event_max_cpu(&ev);
+}
+
+/*
+ * The first pass: the highest CPU of the events and LOST lines, up to the
+ * end; a CPU-count header before the first event ends it (that header is
+ * the count).
+ */
+static int scan_cpus(struct an_text *t, struct an_diag *d)
+{
+	int max_cpu = -1;
+
+	for (;;) {
+		char *line;
+		size_t len;
+		int kind, rc = next_text_line(t, &line, &len, d);
+
+		if (rc < 0)
+			return rc;
+		if (rc == TEXT_END)
+			break;
+		if (rc != TEXT_LINE)
+			continue;
+		max_cpu = max_of(max_cpu, line_max_cpu(line, len, &kind));
+		if (kind == AN_TEXTLINE_CPUS && max_cpu < 0)
+			return 0;
+	}
+	t->info->nr_cpus = max_cpu + 1;
+	return 0;
+}
+
+/*
+ * When @t's stream can seek: the CPU count from a first pass, then back to
+ * where the reading starts, @head in the buffer again. A pipe is read once.
+ */
+static int learn_cpus(struct an_text *t, const void *head, size_t head_len,
+		      struct an_diag *d)
+{
+	struct an_text start = *t;
+	off_t pos = ftello(t->fp);
+	int err;
+
+	if (pos < 0 || fseeko(t->fp, pos, SEEK_SET)) {
+		clearerr(t->fp);
+		return 0;
+	}
+	err = scan_cpus(t, d);
+	*t = start;
+	memcpy(t->buf, head, head_len);
+	clearerr(t->fp);
+	if (!err && fseeko(t->fp, pos, SEEK_SET))
+		err = an_diag_fail(d, -errno, "cannot seek back after counting the CPUs: %s",
+				   strerror(errno));
+	return err;
+}
+
+/**
+ * an_text_open() - start reading ftrace text or systrace HTML from @fp
+ * @fp: stream positioned at the start of the file, borrowed
+ * @is_html: true to read only the trace text of the HTML
+ * @info: reader metadata to update, borrowed
+ * @head: bytes already read from @fp (format detection), read first
+ * @head_len: their number, at most AN_TEXT_LINE_MAX
+ * @out: the new reader, freed with an_text_close()
+ * @d: diagnostic on failure
+ *
+ * Return: 0, -ENOMEM or a negative errno (a read or seek error of the first
+ * pass).
+ */
+int an_text_open(FILE *fp, bool is_html, struct an_reader_info *info,
+		 const void *head, size_t head_len, struct an_text **out,
+		 struct an_diag *d)
+{
+	struct an_text *t = an_calloc(1, sizeof(*t));
+	int err;
+
+	*out = NULL;
+	if (!t)
+		goto fail_alloc;
+	t->buf = an_malloc(AN_TEXT_LINE_MAX + 1);
+	if (!t->buf)
+		goto fail_alloc;
+	if (head_len > AN_TEXT_LINE_MAX)
+		head_len = AN_TEXT_LINE_MAX;
+	memcpy(t->buf, head, head_len);
+	t->end = head_len;
+	t->fp = fp;
+	t->is_html = is_html;
+	t->info = info;
+	err = learn_cpus(t, head, head_len, d);
+	if (err) {
+		an_text_close(t);
+		return err;
+	}
+	*out = t;
+	return 0;
+
+fail_alloc:
+	an_text_close(t);
+	return an_diag_fail(d, -ENOMEM, "out of memory");
+}
+
+/**
+ * an_text_close() - free @t (not its stream)
+ * @t: reader, may be NULL
+ */
+void an_text_close(struct an_text *t)
+{
+	if (!t)
+		return;
+	free(t->buf);
+	free(t);
 }
 
 static void make_lost(struct an_text *t, struct an_event *ev, unsigned long long ts)
@@ -247,8 +525,8 @@ static int at_end(struct an_text *t, struct an_event *ev, struct an_diag *d)
 	}
 	if (t->is_html && !t->seen_block)
 		return an_diag_fail(d, AN_E_FORMAT,
-				    "no <script class=\"%s\"> block in the HTML",
-				    HTML_BLOCK_TAG);
+				    "no <script class=\"%s\"> block and no legacy trace string "
+				    "in the HTML (read as systrace-html)", HTML_BLOCK_TAG);
 	return 0;
 }
 
@@ -275,12 +553,17 @@ int an_text_next(struct an_text *t, struct an_event *ev, struct an_diag *d)
 
 		if (rc < 0)
 			return rc;
-		if (rc == 0)
+		if (rc == TEXT_END)
 			return at_end(t, ev, d);
 		d->line = t->line_no;
-		if (rc == 2)
+		if (rc == TEXT_LONG)
 			return an_diag_fail(d, AN_E_SYNTAX, "line longer than %d bytes",
 					    AN_TEXT_LINE_MAX);
+		if (rc == TEXT_CUT && is_blank_line(line, len))
+			continue;
+		if (rc == TEXT_CUT)
+			return an_diag_fail(d, AN_E_SYNTAX, "the file ends inside this line "
+					    "(no newline after it): not used");
 		rc = an_textline_parse(line, len, ev, &x, d);
 		if (rc < 0)
 			return rc;

@@ -2,6 +2,8 @@
 /*
  * analyze/read/text.h - ftrace text and systrace HTML reader (internal; use
  * reader.h). Streaming: one line buffer, memory independent of trace size.
+ * HTML is today's (text in <script class="trace-data"> blocks) or the legacy
+ * one (text in a JavaScript string, lines ending in a literal "\n\").
  */
 #ifndef UCVAL_ANALYZE_READ_TEXT_H
 #define UCVAL_ANALYZE_READ_TEXT_H
@@ -21,14 +23,21 @@ struct an_text;
 /**
  * an_text_open() - start reading ftrace text or systrace HTML from @fp
  * @fp: stream positioned at the start of the file, borrowed
- * @is_html: true to read only the <script class="trace-data"> blocks
- * @info: reader metadata to update (nr_cpus from "#P:N"/"cpus=N"), borrowed
+ * @is_html: true to read only the trace text of the HTML
+ * @info: reader metadata to update (nr_cpus from "#P:N"/"cpus=N" or from
+ *	  the lines), borrowed
  * @head: bytes already read from @fp (format detection), read first
  * @head_len: their number, at most AN_TEXT_LINE_MAX
  * @out: the new reader, freed with an_text_close()
  * @d: diagnostic on failure
  *
- * Return: 0 or -ENOMEM.
+ * When @fp can seek and no CPU-count header comes before the first event, a
+ * first pass reads it to the end and sets info->nr_cpus to the highest CPU
+ * the lines name plus one, then goes back to where @head ends: the count is
+ * known before the first event. A pipe is read once, and the count stays 0.
+ *
+ * Return: 0, -ENOMEM or a negative errno (the first pass failed to read or
+ * to seek back).
  */
 int an_text_open(FILE *fp, bool is_html, struct an_reader_info *info,
 		 const void *head, size_t head_len, struct an_text **out,
@@ -42,9 +51,10 @@ int an_text_open(FILE *fp, bool is_html, struct an_reader_info *info,
  *
  * Garbage lines (not a comment, header, event or LOST line) are returned as
  * the recoverable AN_E_SYNTAX with their line number and skipped: a trace with
- * stray lines (a truncated last line, tool output mixed in) stays readable and
- * the caller counts them. A file that holds no ftrace line at all is refused
- * earlier, by format detection.
+ * stray lines (tool output mixed in) stays readable and the caller counts
+ * them. So is a last line without its newline, whatever it holds: the file
+ * was cut inside it, its values are not to be trusted. A file that holds no
+ * ftrace line at all is refused earlier, by format detection.
  *
  * Return: 1, 0 at the end, or a negative code.
  */

@@ -577,6 +577,48 @@ static int parse_print(struct an_event *ev, const struct head *h, const char *en
 	return err < 0 ? err : 0;
 }
 
+/* The kind of a line, with the head of an event line in @h. */
+static int line_kind(const char *line, size_t len, struct an_textline_extra *x,
+		     struct head *h)
+{
+	const char *end = line + len, *p = skip_spaces(line, end);
+
+	if (p == end)
+		return AN_TEXTLINE_SKIP;
+	if (parse_cpus(p, end, x))
+		return AN_TEXTLINE_CPUS;
+	if (*p == '#' || starts_with(p, end, "version = ") ||
+	    starts_with(p, end, "TRACE:") ||
+	    (starts_with(p, end, "CPU ") && ends_with(p, end, " is empty")))
+		return AN_TEXTLINE_SKIP;
+	if (parse_lost(p, end, x))
+		return AN_TEXTLINE_LOST;
+	if (memchr(line, '\0', len) || !parse_head(line, len, h))
+		return AN_E_SYNTAX;
+	return AN_TEXTLINE_EVENT;
+}
+
+static enum an_event_type head_type(const struct head *h)
+{
+	if (h->syscall != SYSCALL_NONE) {
+		/* "sys_sched_setattr(" is the event sys_enter_sched_setattr */
+		char name[AN_DIAG_NAME_LEN];
+
+		snprintf(name, sizeof(name), "sys_%s_%.*s",
+			 h->syscall == SYSCALL_ENTER ? "enter" : "exit",
+			 (int)(h->name_len - 4), h->name + 4);
+		return an_alias_lookup(name, strlen(name));
+	}
+	/*
+	 * No event name starts with a digit: this is the print event of
+	 * kernels that printed its ip as a number, "0: B|pid|name" where
+	 * newer ones print "tracing_mark_write: B|pid|name".
+	 */
+	if (is_digit(*h->name))
+		return AN_EV_PRINT;
+	return an_alias_lookup(h->name, h->name_len);
+}
+
 /**
  * an_textline_parse() - decode one line
  * @line: the line, without its newline, NUL-terminated at @len
@@ -590,39 +632,20 @@ static int parse_print(struct an_event *ev, const struct head *h, const char *en
 int an_textline_parse(char *line, size_t len, struct an_event *ev,
 		      struct an_textline_extra *x, struct an_diag *d)
 {
-	const char *end = line + len, *p = skip_spaces(line, end);
+	const char *end = line + len;
 	enum an_event_type type;
 	struct head h;
-	int err;
+	int err = line_kind(line, len, x, &h);
 
-	if (p == end)
-		return AN_TEXTLINE_SKIP;
-	if (parse_cpus(p, end, x))
-		return AN_TEXTLINE_CPUS;
-	if (*p == '#' || starts_with(p, end, "version = ") ||
-	    starts_with(p, end, "TRACE:") ||
-	    (starts_with(p, end, "CPU ") && ends_with(p, end, " is empty")))
-		return AN_TEXTLINE_SKIP;
-	if (parse_lost(p, end, x))
-		return AN_TEXTLINE_LOST;
-	if (memchr(line, '\0', len) || !parse_head(line, len, &h))
+	if (err == AN_E_SYNTAX)
 		return an_diag_fail(d, AN_E_SYNTAX, "not an ftrace line: '%.*s'",
 				    (int)(len > SNIPPET_LEN ? SNIPPET_LEN : len), line);
-
-	if (h.syscall != SYSCALL_NONE) {
-		/* "sys_sched_setattr(" is the event sys_enter_sched_setattr */
-		char name[AN_DIAG_NAME_LEN];
-
-		snprintf(name, sizeof(name), "sys_%s_%.*s",
-			 h.syscall == SYSCALL_ENTER ? "enter" : "exit",
-			 (int)(h.name_len - 4), h.name + 4);
-		type = an_alias_lookup(name, strlen(name));
-	} else {
-		type = an_alias_lookup(h.name, h.name_len);
-	}
+	if (err != AN_TEXTLINE_EVENT)
+		return err;
+	type = head_type(&h);
 	an_alias_reset(ev, type);
 	line[h.name + h.name_len - line] = '\0';
-	ev->name = h.syscall != SYSCALL_NONE && type != AN_EV_UNKNOWN ?
+	ev->name = (h.syscall != SYSCALL_NONE && type != AN_EV_UNKNOWN) || is_digit(*h.name) ?
 		   an_event_type_name(type) : h.name;
 	ev->ts_ns = h.ts_ns;
 	ev->cpu = h.cpu;
@@ -658,6 +681,29 @@ int an_textline_parse(char *line, size_t len, struct an_event *ev,
 	if (!err)
 		err = an_alias_check(ev, d);
 	return err ? err : AN_TEXTLINE_EVENT;
+}
+
+/**
+ * an_textline_cpu() - what a line says of the CPUs, its fields unread
+ * @line: the line, need not be NUL-terminated; not modified
+ * @len: its length
+ * @x: filled for LOST and CPUS lines
+ * @cpu: the CPU column of an event line
+ * @type: the type of an event line
+ *
+ * Return: an enum an_textline_kind, or AN_E_SYNTAX (not an ftrace line).
+ */
+int an_textline_cpu(const char *line, size_t len, struct an_textline_extra *x,
+		    int *cpu, enum an_event_type *type)
+{
+	struct head h;
+	int kind = line_kind(line, len, x, &h);
+
+	if (kind == AN_TEXTLINE_EVENT) {
+		*cpu = h.cpu;
+		*type = head_type(&h);
+	}
+	return kind;
 }
 
 /**

@@ -45,14 +45,31 @@ struct an_textline_extra {
  * Handles "comm-pid [cpu] flags ts: event: fields" with or without the flags
  * and the "(tgid)" columns, comms with spaces and dashes (the pid follows the
  * last '-' that leaves a valid line), trace-cmd report's "cpu+flags" column
- * (-l), key=value fields and the compact sched_switch/sched_wakeup output of
- * trace-cmd's sched plugin.
+ * (-l), key=value fields, the compact sched_switch/sched_wakeup output of
+ * trace-cmd's sched plugin, and the print event of old kernels, whose ip
+ * prints as a number in place of the event name ("0: B|pid|name").
  *
  * Return: an enum an_textline_kind, or AN_E_SYNTAX (not an ftrace line),
  * AN_E_FIELD or AN_E_VALUE (a known event with a missing or bad field).
  */
 int an_textline_parse(char *line, size_t len, struct an_event *ev,
 		      struct an_textline_extra *x, struct an_diag *d);
+
+/**
+ * an_textline_cpu() - what a line says of the CPUs, its fields unread
+ * @line: the line, need not be NUL-terminated; not modified
+ * @len: its length
+ * @x: filled for LOST and CPUS lines
+ * @cpu: the CPU column of an event line
+ * @type: the type of an event line
+ *
+ * Cheaper than an_textline_parse(), for a pass that only counts CPUs: an
+ * event whose fields name CPUs needs an_textline_parse() for them.
+ *
+ * Return: an enum an_textline_kind, or AN_E_SYNTAX (not an ftrace line).
+ */
+int an_textline_cpu(const char *line, size_t len, struct an_textline_extra *x,
+		    int *cpu, enum an_event_type *type);
 
 /**
  * an_textline_probe() - whether a line is recognisably ftrace text
