@@ -525,7 +525,7 @@ int an_analyze_path(const char *path, const struct an_analyze_opts *opts,
 	sum->model = "";
 	sum->model_source = "";
 	every = opts->progress_every ? opts->progress_every : PROGRESS_EVERY;
-	err = an_reader_open(path, &rd, d);
+	err = an_reader_open_tap(path, opts->tap, &rd, d);
 	if (err)
 		return err;
 	if (opts->on_open)

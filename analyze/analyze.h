@@ -12,6 +12,7 @@
 #include "analyze/checks/check.h"
 #include "lib/diag.h"
 #include "analyze/read/event.h"
+#include "analyze/read/source.h"
 #include "analyze/replay/replay.h"
 
 /**
@@ -33,6 +34,8 @@ enum an_feed_mode {
 struct an_analyze_opts {
 	struct an_replay_opts replay;
 	enum an_feed_mode feed;
+	/* who also sees every byte of the input (the trace's hash), may be NULL */
+	const struct an_source_tap *tap;
 	/* called once the trace opened, before its first event (may be NULL) */
 	void (*on_open)(void *ctx);
 	void *on_open_ctx;
@@ -121,7 +124,7 @@ int an_analyze_replay_new(const struct an_replay_opts *opts, struct an_results *
 
 /**
  * an_analyze_path() - analyze the trace at @path
- * @path: trace file (any supported format)
+ * @path: the trace (any supported format; a file, pipe, FIFO or device)
  * @opts: options, may be NULL for the defaults
  * @res: results (an_results_init() done by the caller): counters and the
  *	 window sink

@@ -22,7 +22,7 @@
 /**
  * struct an_tracerun - one trace's analysis
  * @path: the trace as given; borrowed (argv)
- * @sha256: its content's hash, hex
+ * @sha256: the hash of its bytes as the analysis read them, hex
  * @res: the check counters; windows go to @wins
  * @sum: what the analysis saw and assumed
  * @wins: every window, kept until written
@@ -57,14 +57,17 @@ struct an_tracerun *an_tracerun_new(const char *path, bool has_series);
 /**
  * an_tracerun_analyze() - analyze the trace while another thread hashes it
  * @t: the run
- * @an: the analysis options
+ * @an: the analysis options (their tap is this function's)
  * @d: diagnostic on failure
  *
- * The hash reads the file once more (from the page cache) and need not wait
- * for the replay. A hashing error wins: it is the plainer message (the file
- * cannot be read).
+ * The hash is of the bytes the reader reads, handed to a thread of its own
+ * as they are read (struct an_source_tap): any input, a pipe included, is
+ * read once. Only a trace.dat file, which its reader reads out of order,
+ * is read again by the hash thread, from the reader's open file. The hash
+ * ends with the reading: an analysis that fails stops it.
  *
- * Return: 0, the hash's error or an_analyze_path()'s.
+ * Return: 0, an_analyze_path()'s error, or the hash's (a trace.dat file
+ * that cannot be read again, or changed while it was read).
  */
 int an_tracerun_analyze(struct an_tracerun *t, const struct an_analyze_opts *an,
 			struct an_diag *d);

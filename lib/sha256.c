@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -21,7 +22,7 @@
 
 #include "lib/sha256.h"
 
-/* Bytes read per read(2) call while hashing a file. */
+/* Bytes read per pread(2) call while hashing a file. */
 #define READ_CHUNK	(1 << 16)
 
 /* First 32 bits of the fractional parts of the cube roots of the first 64 primes. */
@@ -226,35 +227,50 @@ void an_sha256_final(struct an_sha256 *s, char hex[AN_SHA256_HEX_LEN + 1])
 	hex[AN_SHA256_HEX_LEN] = '\0';
 }
 
-/**
- * an_sha256_file() - digest of a whole file
- * @path: the file
- * @hex: AN_SHA256_HEX_LEN + 1 bytes for the lower-case hex digest
- * @d: filled on failure
- *
- * Return: 0 or a negative errno.
- */
-int an_sha256_file(const char *path, char hex[AN_SHA256_HEX_LEN + 1], struct an_diag *d)
+/* Kernel-doc of the exported functions: sha256.h. */
+int an_sha256_range(struct an_sha256 *s, int fd, uint64_t from, uint64_t to,
+		    struct an_diag *d)
 {
 	static __thread uint8_t chunk[READ_CHUNK];
+
+	while (from < to) {
+		size_t want = to - from < sizeof(chunk) ? (size_t)(to - from) : sizeof(chunk);
+		ssize_t n = pread(fd, chunk, want, (off_t)from);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return an_diag_fail(d, -errno, "%s", strerror(errno));
+		if (n == 0)
+			return an_diag_fail(d, -EIO, "it ended at byte %llu while it was read: "
+					    "it changed", (unsigned long long)from);
+		an_sha256_update(s, chunk, (size_t)n);
+		from += (uint64_t)n;
+	}
+	return 0;
+}
+
+int an_sha256_file(const char *path, char hex[AN_SHA256_HEX_LEN + 1], struct an_diag *d)
+{
 	struct an_sha256 s;
-	ssize_t n;
-	int fd, err = 0;
+	struct stat st;
+	int fd, err;
 
 	an_diag_set_file(d, "read", path);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return an_diag_fail(d, -errno, "%s", strerror(errno));
+	if (fstat(fd, &st))
+		err = an_diag_fail(d, -errno, "%s", strerror(errno));
+	else if (S_ISDIR(st.st_mode))
+		err = an_diag_fail(d, -EISDIR, "%s", strerror(EISDIR));
+	else if (!S_ISREG(st.st_mode))
+		err = an_diag_fail(d, -EINVAL, "not a regular file: no end to stop at");
+	else
+		err = 0;
 	an_sha256_init(&s);
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = an_diag_fail(d, -errno, "%s", strerror(errno));
-			break;
-		}
-		an_sha256_update(&s, chunk, (size_t)n);
-	}
+	if (!err)
+		err = an_sha256_range(&s, fd, 0, (uint64_t)st.st_size, d);
 	close(fd);
 	if (!err)
 		an_sha256_final(&s, hex);

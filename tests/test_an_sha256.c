@@ -122,6 +122,46 @@ static void test_file(void **state)
 	assert_string_equal(d.file, path);
 }
 
+/*
+ * Only a regular file has an end to stop at: /dev/zero is refused at once
+ * (regression: it was read forever). A hang meets alarm() and fails.
+ */
+static void test_file_endless(void **state)
+{
+	char hex[AN_SHA256_HEX_LEN + 1];
+	struct an_diag d;
+
+	(void)state;
+	alarm(60);
+	assert_int_equal(an_sha256_file("/dev/zero", hex, &d), -EINVAL);
+	assert_string_equal(d.file, "/dev/zero");
+	assert_int_equal(an_sha256_file("/", hex, &d), -EISDIR);
+	alarm(0);
+}
+
+/* A range of a file: the digest of those bytes; a file shorter than the range fails. */
+static void test_range(void **state)
+{
+	char path[] = "/tmp/ucval-sha-XXXXXX";
+	char hex[AN_SHA256_HEX_LEN + 1];
+	struct an_sha256 s;
+	struct an_diag d;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(write(fd, "xxabcyy", 7), 7);
+	an_sha256_init(&s);
+	an_diag_clear(&d);
+	assert_int_equal(an_sha256_range(&s, fd, 2, 5, &d), 0);
+	an_sha256_final(&s, hex);
+	assert_string_equal(hex, cases[1].want);
+	an_sha256_init(&s);
+	assert_int_equal(an_sha256_range(&s, fd, 2, 9, &d), -EIO);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +169,8 @@ int main(void)
 		cmocka_unit_test(test_native_matches_portable),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_file_endless),
+		cmocka_unit_test(test_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

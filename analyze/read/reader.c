@@ -14,15 +14,25 @@
 #include "analyze/read/dat/datcheck.h"
 #include "lib/malloc.h"
 #include "analyze/read/reader.h"
+#include "analyze/read/source.h"
 #include "analyze/read/text.h"
 #include "analyze/read/dat/tracedat.h"
 
 /* Bytes read to detect the format: a few event lines or the HTML prologue. */
 #define PROBE_LEN 8192
+/*
+ * Bytes of text from an input that may never end (not a regular file) read
+ * without an event before the reader gives up on it: far more than a
+ * systrace HTML prologue (4 MB) or a line (64 KiB); about a second of
+ * garbage lines. A live trace_pipe that waits for events reads nothing
+ * meanwhile: the wait does not count.
+ */
+#define NO_EVENT_MAX (64ULL << 20)
 
 struct an_reader {
 	char *path;
-	FILE *fp;		/* text formats; NULL when borrowed or trace.dat */
+	struct an_source *src;	/* the input's bytes; NULL for a borrowed stream */
+	bool is_budgeted;	/* text from an input that may never end */
 	struct an_text *text;
 	struct an_tracedat *dat;
 	int failed;		/* the final error, once one happened */
@@ -92,8 +102,31 @@ static struct an_reader *reader_new(const char *path)
 	return r;
 }
 
-/* Detect from @fp and start the matching reader; @path is NULL for streams. */
-static int open_fp(struct an_reader *r, FILE *fp, const char *path, struct an_diag *d)
+/*
+ * trace.dat: its readers open it again and read it out of order. A regular
+ * file is opened again (its tap reads the rest itself); any other input is
+ * copied, @head first, into a temporary file they open instead.
+ */
+static int open_dat(struct an_reader *r, const void *head, size_t len, struct an_diag *d)
+{
+	const char *path = r->path;
+	int err;
+
+	if (!r->src)
+		return an_diag_fail(d, AN_E_FORMAT, "trace.dat must be read from a file");
+	if (!an_source_is_file(r->src)) {
+		err = an_source_spool(r->src, head, len, &path, d);
+		if (err)
+			return err;
+	}
+	err = an_tracedat_open(path, &r->info, &r->dat, d);
+	if (!err && an_source_is_file(r->src))
+		err = an_source_hand_rest(r->src, d);
+	return err;
+}
+
+/* Detect from @fp and start the matching reader. */
+static int open_fp(struct an_reader *r, FILE *fp, struct an_diag *d)
 {
 	char *probe = an_malloc(PROBE_LEN);
 	enum an_format fmt;
@@ -119,22 +152,23 @@ static int open_fp(struct an_reader *r, FILE *fp, const char *path, struct an_di
 	d->offset = 0;
 	switch (fmt) {
 	case AN_FORMAT_TRACEDAT:
-		if (!path) {
-			err = an_diag_fail(d, AN_E_FORMAT, "trace.dat must be read from a file");
-			break;
-		}
-		err = an_tracedat_open(path, &r->info, &r->dat, d);
+		err = open_dat(r, probe, n, d);
 		break;
 	case AN_FORMAT_TEXT:
 	case AN_FORMAT_HTML:
 		d->offset = -1;
+		if (r->src && !an_source_is_file(r->src)) {
+			r->is_budgeted = true;
+			an_source_set_budget(r->src, NO_EVENT_MAX);
+		}
 		err = an_text_open(fp, fmt == AN_FORMAT_HTML, &r->info, probe, n,
 				   &r->text, d);
 		break;
 	default:
 		err = an_diag_fail(d, AN_E_FORMAT,
 				   memchr(probe, '\0', n) ?
-				   "binary data that is not a trace.dat" :
+				   "binary data in the first %zu bytes "
+				   "(not ftrace text, systrace HTML or trace.dat)" :
 				   "no ftrace line in the first %zu bytes (not ftrace text, "
 				   "systrace HTML or trace.dat)", n);
 		break;
@@ -155,6 +189,21 @@ out:
  */
 int an_reader_open(const char *path, struct an_reader **out, struct an_diag *d)
 {
+	return an_reader_open_tap(path, NULL, out, d);
+}
+
+/**
+ * an_reader_open_tap() - open a trace of any supported format from any input
+ * @path: file, pipe, FIFO or device to read
+ * @tap: who also sees every byte read (the trace's hash), NULL for nobody
+ * @out: the new reader, to be freed with an_reader_close(); NULL on failure
+ * @d: diagnostic on failure
+ *
+ * Return: as an_reader_open(), or -EFBIG for a trace.dat beyond the spool limit.
+ */
+int an_reader_open_tap(const char *path, const struct an_source_tap *tap,
+		       struct an_reader **out, struct an_diag *d)
+{
 	struct an_reader *r;
 	int err;
 
@@ -164,24 +213,15 @@ int an_reader_open(const char *path, struct an_reader **out, struct an_diag *d)
 	r = reader_new(path);
 	if (!r)
 		return an_diag_fail(d, -ENOMEM, "out of memory");
-	r->fp = fopen(path, "rb");
-	if (!r->fp) {
-		err = an_diag_fail(d, -errno, "%s", strerror(errno));
-		goto fail;
-	}
-	err = open_fp(r, r->fp, path, d);
-	if (err)
-		goto fail;
-	if (r->dat) {
-		fclose(r->fp);
-		r->fp = NULL;
+	err = an_source_open(path, tap, &r->src, d);
+	if (!err)
+		err = open_fp(r, an_source_stream(r->src), d);
+	if (err) {
+		an_reader_close(r);
+		return err;
 	}
 	*out = r;
 	return 0;
-
-fail:
-	an_reader_close(r);
-	return err;
 }
 
 /**
@@ -205,7 +245,7 @@ int an_reader_open_stream(FILE *fp, const char *name, struct an_reader **out,
 	r = reader_new(name);
 	if (!r)
 		return an_diag_fail(d, -ENOMEM, "out of memory");
-	err = open_fp(r, fp, NULL, d);
+	err = open_fp(r, fp, d);
 	if (err) {
 		an_reader_close(r);
 		return err;
@@ -250,6 +290,8 @@ int an_reader_next(struct an_reader *r, struct an_event *ev, struct an_diag *d)
 	if (rc < 0 && !d->file[0])
 		snprintf(d->file, sizeof(d->file), "%s", r->path);
 	if (rc > 0) {
+		if (r->is_budgeted)
+			an_source_set_budget(r->src, an_source_offset(r->src) + NO_EVENT_MAX);
 		r->info.nr_events++;
 		if (ev->type == AN_EV_UNKNOWN)
 			r->info.nr_unknown++;
@@ -263,6 +305,10 @@ int an_reader_next(struct an_reader *r, struct an_event *ev, struct an_diag *d)
 		r->info.nr_errors++;
 	} else if (rc < 0) {
 		d->what = "read";
+		if (r->is_budgeted && an_source_is_over(r->src))
+			rc = an_diag_fail(d, AN_E_FORMAT, "no event in %llu MiB of input "
+					  "(expected ftrace text or systrace HTML)",
+					  NO_EVENT_MAX >> 20);
 		r->failed = rc;
 	}
 	return rc;
@@ -289,8 +335,7 @@ void an_reader_close(struct an_reader *r)
 		return;
 	an_tracedat_close(r->dat);
 	an_text_close(r->text);
-	if (r->fp)
-		fclose(r->fp);
+	an_source_close(r->src);
 	free(r->path);
 	free(r);
 }
@@ -314,4 +359,13 @@ void an_reader_set_quiet(bool is_quiet)
 void an_reader_set_dat_reader(enum an_dat_reader how)
 {
 	an_tracedat_set_reader(how);
+}
+
+/**
+ * an_reader_set_spool_max() - largest trace.dat read from a non-regular file
+ * @bytes: the limit; 0 for AN_SOURCE_SPOOL_MAX
+ */
+void an_reader_set_spool_max(uint64_t bytes)
+{
+	an_source_set_spool_max(bytes);
 }

@@ -6,17 +6,26 @@
  * §1): trace.dat v6/v7 (compressed or not), ftrace text (trace, trace_pipe,
  * trace-cmd report) and systrace/atrace HTML. Memory stays bounded by CPUs and
  * event formats, not by the number of events.
+ *
+ * The input is any file but a directory: a regular file, a pipe, a FIFO,
+ * process substitution, a device. It is read once, in order, by one byte
+ * source (source.h) that also hands every byte to a tap (the trace's
+ * hash); detection reads the first bytes from it and the format reader
+ * goes on from there. trace.dat from anything but a regular file is read
+ * through a temporary copy (an_source_spool()).
  */
 #ifndef UCVAL_ANALYZE_READ_READER_H
 #define UCVAL_ANALYZE_READ_READER_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "lib/diag.h"
 #include "analyze/read/event.h"
 #include "analyze/read/readinfo.h"
+#include "analyze/read/source.h"
 
 struct an_reader;
 
@@ -30,16 +39,33 @@ struct an_reader;
 enum an_format an_reader_detect(const void *buf, size_t len);
 
 /**
- * an_reader_open() - open a trace file of any supported format
- * @path: file to read
+ * an_reader_open() - open a trace of any supported format
+ * @path: the input (file, pipe, FIFO, device)
  * @out: the new reader, to be freed with an_reader_close()
  * @d: diagnostic on failure
  *
- * Return: 0, a negative errno (cannot open/read), AN_E_EMPTY, AN_E_FORMAT,
+ * Return: 0, a negative errno (cannot open/read; -EFBIG: a trace.dat that is
+ * no regular file beyond the spool limit), AN_E_EMPTY, AN_E_FORMAT,
  * AN_E_CORRUPT (trace.dat whose structure does not fit the file) or
  * AN_E_LIBRARY (libtracecmd refused the file).
  */
 int an_reader_open(const char *path, struct an_reader **out, struct an_diag *d);
+
+/**
+ * an_reader_open_tap() - an_reader_open() that shows every byte to @tap
+ * @path: the input
+ * @tap: who also sees the bytes as they are read (struct an_source_tap;
+ *	 copied), NULL for nobody
+ * @out: the new reader, to be freed with an_reader_close()
+ * @d: diagnostic on failure
+ *
+ * Once an_reader_next() returned 0 (the end), the bytes @tap saw, with the
+ * rest it was handed, are the whole input as the reader read it.
+ *
+ * Return: as an_reader_open().
+ */
+int an_reader_open_tap(const char *path, const struct an_source_tap *tap,
+		       struct an_reader **out, struct an_diag *d);
 
 /**
  * an_reader_open_stream() - read ftrace text or systrace HTML from a stream
@@ -48,8 +74,8 @@ int an_reader_open(const char *path, struct an_reader **out, struct an_diag *d);
  * @out: the new reader, to be freed with an_reader_close()
  * @d: diagnostic on failure
  *
- * trace.dat needs a file: use an_reader_open() for it. This one serves pipes
- * and in-memory streams (fmemopen).
+ * trace.dat needs a file: use an_reader_open() for it (it takes pipes
+ * too). This one serves in-memory streams (fmemopen).
  *
  * Return: as an_reader_open().
  */
@@ -86,6 +112,8 @@ const struct an_reader_info *an_reader_info(const struct an_reader *r);
 /**
  * an_reader_close() - free a reader
  * @r: reader from an_reader_open(), may be NULL
+ *
+ * Closes the input and removes a temporary copy of it.
  */
 void an_reader_close(struct an_reader *r);
 
@@ -108,5 +136,13 @@ void an_reader_set_quiet(bool is_quiet);
  * process-wide choice: call it from main() or a test, before readers open.
  */
 void an_reader_set_dat_reader(enum an_dat_reader how);
+
+/**
+ * an_reader_set_spool_max() - largest trace.dat read from a non-regular file
+ * @bytes: the limit of its temporary copy; 0 for AN_SOURCE_SPOOL_MAX (4 GiB)
+ *
+ * A process-wide choice, as an_reader_set_dat_reader() (tests lower it).
+ */
+void an_reader_set_spool_max(uint64_t bytes);
 
 #endif /* UCVAL_ANALYZE_READ_READER_H */
