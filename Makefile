@@ -259,7 +259,7 @@ fuzz-seeds: $(FUZZ_O)/mkseed_dat
 	@for f in tests/data/*.dat; do \
 		{ printf '\000'; cat "$$f"; } > $(FUZZ_O)/seeds/replay/$$(basename "$$f"); done
 	@if command -v trace-cmd >/dev/null 2>&1; then \
-		for c in none zstd; do for s in "" -cpustat -pages -read-before; do \
+		for c in none zstd; do for s in "" -cpustat -pages -read-before -long4 -clock-empty -date; do \
 			trace-cmd convert --file-version 7 --compression $$c \
 				-i $(FUZZ_O)/seeds/tracedat/synthetic-v6$$s.dat \
 				-o $(FUZZ_O)/seeds/tracedat/synthetic-v7-$$c$$s.dat >/dev/null 2>&1 || true; \

@@ -8,17 +8,21 @@
  * The synthetic trace covers what the Juno trace does not: a 4.14+ prev_state
  * encoding, fields in another order, a __data_loc string, a missing required
  * field, a negative int, an unknown event, a UNAME option, and lost events.
+ * Its variants (struct dw_spec) cover what trace-cmd versions wrote: either
+ * byte order, 4-byte longs, no options section, any option bytes (an empty
+ * TRACECLOCK and the clock after the CPU table, as trace-cmd 2.2.1 to 2.9.2 did;
+ * texts without their NUL), and a large kallsyms.
  */
 #ifndef UCVAL_TESTS_AN_DATWRITER_H
 #define UCVAL_TESTS_AN_DATWRITER_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define DW_PAGE		4096	/* ring-buffer page of the synthetic trace */
-#define DW_PAGE_HDR	16	/* u64 timestamp + u64 commit */
 #define DW_MISSED	(1ULL << 31)	/* commit flag: events lost before the page */
 #define DW_MISSED_STORED (1ULL << 30)	/* commit flag: count stored after the data */
 #define DW_BASE_TS	1000000000ULL	/* first page timestamp, ns */
@@ -27,6 +31,15 @@ struct dw {
 	unsigned char *p;
 	size_t len, cap;
 };
+
+/*
+ * Byte order and long size of the file being built: dw_build_spec() sets
+ * them from its spec, and puts back the defaults (little endian, 8) after.
+ */
+static struct {
+	bool is_big;
+	unsigned int long_size;
+} dw_cfg = { false, 8 };
 
 static inline void dw_put(struct dw *w, const void *data, size_t n)
 {
@@ -45,7 +58,7 @@ static inline void dw_num(struct dw *w, uint64_t v, unsigned int n)
 	unsigned char b[8];
 
 	for (unsigned int i = 0; i < n; i++)
-		b[i] = (unsigned char)(v >> (8 * i));	/* little endian */
+		b[dw_cfg.is_big ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
 	dw_put(w, b, n);
 }
 
@@ -77,6 +90,13 @@ static const char dw_header_page[] =
 	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
 	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
 	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+
+/* The same for a 4-byte long (a 32-bit kernel): a 4-byte commit word. */
+static const char dw_header_page4[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:12;\tsize:4084;\tsigned:1;\n";
 
 static const char dw_header_event[] =
 	"# compressed entry header\n"
@@ -190,7 +210,20 @@ struct dw_rec {
 static inline void rec_num(struct dw_rec *r, uint64_t v, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++)
-		r->b[r->len++] = (unsigned char)(v >> (8 * i));
+		r->b[r->len + (dw_cfg.is_big ? n - 1 - i : i)] = (unsigned char)(v >> (8 * i));
+	r->len += n;
+}
+
+/*
+ * An event header word: type_len in the low 5 bits and the time delta
+ * above them, as a little-endian kernel lays out the bit fields; a
+ * big-endian one puts type_len in the top 5 bits (libtraceevent's kbuffer).
+ */
+static inline void dw_ev_header(struct dw *w, unsigned int type_len, uint64_t delta)
+{
+	uint32_t d = (uint32_t)(delta & ((1u << 27) - 1));
+
+	dw_num(w, dw_cfg.is_big ? ((uint32_t)type_len << 27) | d : type_len | (d << 5), 4);
 }
 
 static inline void rec_fixed(struct dw_rec *r, const char *s, size_t size)
@@ -214,7 +247,7 @@ static inline void page_add(struct dw *w, struct dw_rec *r, uint32_t delta)
 {
 	while (r->len % 4)
 		r->b[r->len++] = 0;
-	dw_num(w, (r->len / 4) | ((uint64_t)delta << 5), 4);
+	dw_ev_header(w, (unsigned int)(r->len / 4), delta);
 	dw_put(w, r->b, r->len);
 }
 
@@ -282,7 +315,8 @@ static inline void dw_page_lost(struct dw *w, void (*fill)(struct dw *), uint64_
 				bool is_unknown)
 {
 	struct dw data = { 0 };
-	size_t stored = lost && !is_unknown ? 8 : 0;
+	unsigned int word = dw_cfg.long_size;	/* commit word, lost count */
+	size_t stored = lost && !is_unknown ? word : 0;
 	uint64_t commit;
 
 	fill(&data);
@@ -290,11 +324,11 @@ static inline void dw_page_lost(struct dw *w, void (*fill)(struct dw *), uint64_
 	if (lost)
 		commit |= DW_MISSED | (stored ? DW_MISSED_STORED : 0);
 	dw_num(w, DW_BASE_TS, 8);
-	dw_num(w, commit, 8);
+	dw_num(w, commit, word);
 	dw_put(w, data.p, data.len);
 	if (stored)
-		dw_num(w, lost, 8);
-	dw_zero(w, DW_PAGE - DW_PAGE_HDR - data.len - stored);
+		dw_num(w, lost, word);
+	dw_zero(w, DW_PAGE - 8 - word - data.len - stored);
 	free(data.p);
 }
 
@@ -315,7 +349,7 @@ static inline void dw_page(struct dw *w, void (*fill)(struct dw *), uint64_t los
 
 static inline void kinds_header(struct dw *w, unsigned int type, uint64_t delta, uint32_t array0)
 {
-	dw_num(w, type | ((delta & ((1u << 27) - 1)) << 5), 4);
+	dw_ev_header(w, type, delta);
 	dw_num(w, array0, 4);
 }
 
@@ -337,13 +371,20 @@ static inline void dw_page_kinds(struct dw *w)
 	kinds_header(w, 29, 0, 8);		/* padding: 8 bytes after its length word */
 	dw_zero(w, 4);
 	kinds_idle(&r, 2);
-	dw_num(w, 0 | (20u << 5), 4);		/* type 0: the length word, then the record */
+	dw_ev_header(w, 0, 20);		/* type 0: the length word, then the record */
 	dw_num(w, r.len + 4, 4);
 	dw_put(w, r.b, r.len);
 	kinds_header(w, 31, KINDS_STAMP_NS, (uint32_t)(KINDS_STAMP_NS >> 27));
 	kinds_idle(&r, 3);
 	page_add(w, &r, 30);
 }
+
+/* An option of the synthetic trace.dat: @len bytes of @data, NUL or not. */
+struct dw_opt {
+	unsigned int id;
+	const char *data;
+	size_t len;
+};
 
 /**
  * struct dw_spec - what varies in the synthetic trace.dat
@@ -356,6 +397,16 @@ static inline void dw_page_kinds(struct dw *w)
  *		NULL for none
  * @nr_pages1: CPU 1's page this many times (0 or 1: once; the later ones
  *	       without lost events)
+ * @is_big: big-endian file (and records)
+ * @is_long4: 4-byte longs (a 32-bit kernel): 4-byte page commit words
+ * @no_options: no options section (what trace-cmd before 2.0 wrote): no
+ *		UNAME, CPUSTAT or @opts
+ * @opts: more options, as raw bytes, after UNAME and CPUSTAT; NULL for none
+ * @nr_opts: their number
+ * @clock_after: the trace clock text written after the flyrecord CPU table
+ *		 (with a TRACECLOCK option, trace-cmd.dat.v6 keeps it there),
+ *		 NULL for none
+ * @nr_kallsyms: lines of a kallsyms section (0: an empty one)
  */
 struct dw_spec {
 	const char *uname;
@@ -365,6 +416,13 @@ struct dw_spec {
 	const char *const *cpustat;
 	const char *dma_format;
 	unsigned int nr_pages1;
+	bool is_big;
+	bool is_long4;
+	bool no_options;
+	const struct dw_opt *opts;
+	unsigned int nr_opts;
+	const char *clock_after;
+	unsigned int nr_kallsyms;
 };
 
 static inline void dw_option(struct dw *w, unsigned int id, const char *text)
@@ -372,6 +430,36 @@ static inline void dw_option(struct dw *w, unsigned int id, const char *text)
 	dw_num(w, id, 2);
 	dw_num(w, strlen(text) + 1, 4);
 	dw_str(w, text);
+}
+
+/* A kallsyms section of @n lines, "ffffffff8xxxxxxx T sym_N". */
+static inline void dw_kallsyms(struct dw *w, unsigned int n)
+{
+	size_t at = w->len;
+	char line[64];
+
+	dw_num(w, 0, 4);
+	for (unsigned int i = 0; i < n; i++) {
+		int len = snprintf(line, sizeof(line), "ffffffff8%07x T sym_%u\n",
+				   i * 16u, i);
+
+		dw_put(w, line, (size_t)len);
+	}
+	for (unsigned int i = 0; i < 4; i++)	/* its size */
+		w->p[at + (dw_cfg.is_big ? 3 - i : i)] =
+			(unsigned char)((w->len - at - 4) >> (8 * i));
+}
+
+/* The bytes of the CPU table entry of @cpu: offset and size. */
+static inline void dw_set_cpu(struct dw *w, size_t table, unsigned int cpu, uint64_t off,
+			      uint64_t size)
+{
+	uint64_t v[2] = { off, size };
+
+	for (unsigned int k = 0; k < 2; k++)
+		for (unsigned int i = 0; i < 8; i++)
+			w->p[table + cpu * 16 + k * 8 + (dw_cfg.is_big ? 7 - i : i)] =
+				(unsigned char)(v[k] >> (8 * i));
 }
 
 /**
@@ -392,13 +480,15 @@ static inline void dw_build_spec(struct dw *w, const struct dw_spec *spec)
 	size_t table, data, nr_systems = spec->dma_format ? 4 : 3;
 
 	memset(w, 0, sizeof(*w));
+	dw_cfg.is_big = spec->is_big;
+	dw_cfg.long_size = spec->is_long4 ? 4 : 8;
 	dw_put(w, "\x17\x08\x44tracing", 10);
 	dw_str(w, "6");
-	dw_num(w, 0, 1);		/* little endian */
-	dw_num(w, 8, 1);		/* 8-byte long */
+	dw_num(w, spec->is_big, 1);	/* byte order */
+	dw_num(w, dw_cfg.long_size, 1);
 	dw_num(w, DW_PAGE, 4);
 	dw_str(w, "header_page");
-	dw_blob(w, dw_header_page, 8);
+	dw_blob(w, spec->is_long4 ? dw_header_page4 : dw_header_page, 8);
 	dw_str(w, "header_event");
 	dw_blob(w, dw_header_event, 8);
 	dw_num(w, 1, 4);		/* ftrace formats */
@@ -414,35 +504,39 @@ static inline void dw_build_spec(struct dw *w, const struct dw_spec *spec)
 		for (unsigned int i = 0; i < n; i++)
 			dw_blob(w, systems[s].fmts[i], 8);
 	}
-	dw_num(w, 0, 4);		/* kallsyms */
+	dw_kallsyms(w, spec->nr_kallsyms);
 	dw_num(w, 0, 4);		/* printk formats */
 	dw_blob(w, "42 rt-app\n43 worker\n", 8);	/* saved cmdlines */
 	dw_num(w, 2, 4);		/* CPUs */
-	dw_put(w, "options  ", 10);
-	if (spec->uname)
-		dw_option(w, 5, spec->uname);	/* UNAME */
-	for (size_t i = 0; spec->cpustat && spec->cpustat[i]; i++)
-		dw_option(w, 2, spec->cpustat[i]);	/* CPUSTAT */
-	dw_num(w, 0, 2);		/* end of options */
+	if (!spec->no_options) {
+		dw_put(w, "options  ", 10);
+		if (spec->uname)
+			dw_option(w, 5, spec->uname);	/* UNAME */
+		for (size_t i = 0; spec->cpustat && spec->cpustat[i]; i++)
+			dw_option(w, 2, spec->cpustat[i]);	/* CPUSTAT */
+		for (unsigned int i = 0; i < spec->nr_opts; i++) {
+			dw_num(w, spec->opts[i].id, 2);
+			dw_num(w, spec->opts[i].len, 4);
+			dw_put(w, spec->opts[i].data, spec->opts[i].len);
+		}
+		dw_num(w, 0, 2);	/* end of options */
+	}
 	dw_put(w, "flyrecord", 10);
 	table = w->len;
 	dw_zero(w, 2 * 16);
+	if (spec->clock_after)
+		dw_blob(w, spec->clock_after, 8);
 	dw_zero(w, (DW_PAGE - w->len % DW_PAGE) % DW_PAGE);
 	data = w->len;
 	dw_page(w, dw_page_cpu0, 0);
 	dw_page_lost(w, spec->fill1, spec->lost1, spec->is_lost1_unknown);
 	for (unsigned int k = 1; k < spec->nr_pages1; k++)
 		dw_page_lost(w, spec->fill1, 0, false);
-	for (unsigned int cpu = 0; cpu < 2; cpu++) {
-		uint64_t v[2] = {
-			data + cpu * DW_PAGE,
-			cpu && spec->nr_pages1 > 1 ? spec->nr_pages1 * DW_PAGE : DW_PAGE,
-		};
-
-		for (unsigned int k = 0; k < 2; k++)
-			for (unsigned int i = 0; i < 8; i++)
-				w->p[table + cpu * 16 + k * 8 + i] = (unsigned char)(v[k] >> (8 * i));
-	}
+	for (unsigned int cpu = 0; cpu < 2; cpu++)
+		dw_set_cpu(w, table, cpu, data + cpu * DW_PAGE,
+			   cpu && spec->nr_pages1 > 1 ? spec->nr_pages1 * DW_PAGE : DW_PAGE);
+	dw_cfg.is_big = false;
+	dw_cfg.long_size = 8;
 }
 
 /**

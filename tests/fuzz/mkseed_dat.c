@@ -5,8 +5,11 @@
  * a page holding every kind of ring-buffer event (the page walk of
  * analyze/read/dat/datpages.c), with buffer statistics that count more losses
  * than the pages (datcheck.c: losses no page places; and a buffer read
- * before the file: the pages' events counted, lost_before()), and with a print
- * format libtraceevent cannot parse safely (datcheck.c empties it).
+ * before the file: the pages' events counted, lost_before()), with a print
+ * format libtraceevent cannot parse safely (datcheck.c empties it), and as
+ * older trace-cmd versions wrote it: big endian, 4-byte longs, no options,
+ * an empty TRACECLOCK option with the clock after the CPU table, text
+ * options without their NUL, a DATE option (datcheck.c check_text_option()).
  * Usage: mkseed_dat DIR [--replay]
  * --replay: each seed starts with an options byte (0) for fuzz_replay.
  */
@@ -66,6 +69,35 @@ int main(int argc, char **argv)
 		{ "synthetic-v6-pages.dat", { .fill1 = dw_page_cpu1, .nr_pages1 = 12,
 					      .dma_format = dw_fmt_sizeof } },
 	};
+	static const char clock[] = "[local] global counter uptime perf\n";
+	static const struct dw_opt clock_empty[] = { { 4, "", 0 } };
+	static const struct dw_opt clock_text[] = { { 4, clock, sizeof(clock) } };
+	static const struct dw_opt no_nul[] = {
+		{ 4, clock, sizeof(clock) - 1 }, { 9, "2.6", 3 }, { 5, "Linux a 4.4.0 armv7l", 20 },
+		{ 2, "\nCPU: 1\noverrun: 0\n", 19 }, { 2, "", 0 }, { 10, "", 0 },
+		{ 6, "sched:sched_switch", 18 },
+	};
+	static const struct dw_opt date[] = { { 1, "0x3e8", 6 }, { 7, "-500", 5 } };
+	static const struct {
+		const char *name;
+		struct dw_spec spec;
+	} old[] = {
+		{ "synthetic-v6-be.dat", { .fill1 = dw_page_kinds, .lost1 = 42, .is_big = true } },
+		{ "synthetic-v6-long4.dat", { .fill1 = dw_page_kinds, .lost1 = 42,
+					      .is_long4 = true } },
+		{ "synthetic-v6-be-long4.dat", { .fill1 = dw_page_cpu1, .lost1 = 42,
+						 .is_big = true, .is_long4 = true } },
+		{ "synthetic-v6-no-options.dat", { .fill1 = dw_page_cpu1, .no_options = true } },
+		{ "synthetic-v6-clock-empty.dat", { .fill1 = dw_page_cpu1, .lost1 = 42,
+						    .opts = clock_empty, .nr_opts = 1,
+						    .clock_after = clock } },
+		{ "synthetic-v6-clock.dat", { .fill1 = dw_page_cpu1, .opts = clock_text,
+					      .nr_opts = 1, .clock_after = clock } },
+		{ "synthetic-v6-no-nul.dat", { .fill1 = dw_page_cpu1, .lost1 = 42, .opts = no_nul,
+					       .nr_opts = sizeof(no_nul) / sizeof(no_nul[0]),
+					       .clock_after = clock } },
+		{ "synthetic-v6-date.dat", { .fill1 = dw_page_cpu1, .opts = date, .nr_opts = 2 } },
+	};
 	bool is_replay = argc == 3 && !strcmp(argv[2], "--replay");
 	int err = 0;
 
@@ -75,5 +107,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
 		err |= write_seed(argv[1], seeds[i].name, &seeds[i].spec, is_replay);
+	for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++)
+		err |= write_seed(argv[1], old[i].name, &old[i].spec, is_replay);
 	return err;
 }

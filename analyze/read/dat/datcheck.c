@@ -152,7 +152,8 @@ static int add_range(struct dat *t, int cpu, uint64_t off, uint64_t size, bool i
 /*
  * header_page and header_event. libtracecmd needs an 8-byte page timestamp
  * (else its first page fails to load and its cleanup crashes); the commit
- * word's size tells where each page's data length is.
+ * word's size tells where each page's data length is, and is the long size
+ * of the pages (libtracecmd's read_header_files()).
  */
 static int walk_header_info(struct dat *t)
 {
@@ -165,7 +166,7 @@ static int walk_header_info(struct dat *t)
 	if (!err)
 		err = an_datfile_rd_num(&t->f, 8, &n, "truncated header page");
 	if (!err && n > DAT_HEADER_MAX)
-		err = corrupt(t, t->f.cur.off, "header page too large");
+		err = corrupt(t, t->f.cur.off, "header page over 64 KiB (real ones are 200 bytes)");
 	if (err)
 		return err;
 	text = an_malloc(n ? (size_t)n : 1);
@@ -178,11 +179,20 @@ static int walk_header_info(struct dat *t)
 
 		/* libtraceevent stops at a NUL and needs these two lines first */
 		if (memchr(text, '\0', (size_t)n) || an_datformat_header_field(&p, end, "timestamp") != 8)
-			err = corrupt(t, at, "page header without an 8-byte timestamp");
+			err = corrupt(t, at, "page header without an 8-byte timestamp: "
+				      "libtracecmd crashes on it");
 		commit = err ? 0 : an_datformat_header_field(&p, end, "commit");
 		if (!err && commit != 4 && commit != 8)
-			err = corrupt(t, at, "page header without a commit word");
+			err = corrupt(t, at, "page header without a 4- or 8-byte commit word: "
+				      "no page could be read");
+		/*
+		 * libtracecmd takes the commit word's size as the long size,
+		 * over the file header's: trace-cmd convert writes 8 there
+		 * for a 32-bit kernel's pages, and so may a 32-bit trace-cmd
+		 * on a 64-bit kernel
+		 */
 		t->commit_size = commit;
+		t->out->long_size = commit;
 	}
 	free(text);
 	if (!err)
@@ -204,7 +214,8 @@ struct text_kind {
 
 static const struct text_kind event_format = {
 	8, DAT_FORMAT_MAX, an_datformat_ok,
-	"truncated event formats", "event format too large", "truncated event format",
+	"truncated event formats", "event format over 256 KiB (real ones are under 8 KiB)",
+	"truncated event format",
 	"malformed event format",
 };
 
@@ -432,7 +443,8 @@ static int check_section_ref(struct dat *t, struct mem *m, unsigned int id)
 	if (err)
 		return err;
 	if (an_datfile_num(&t->f, hdr, 2) != id)
-		return corrupt(t, off, "section of another kind than its option");
+		return corrupt(t, off, "section of another kind than its option: "
+			       "libtracecmd would misread it");
 	size = an_datfile_num(&t->f, hdr + 8, 8);
 	err = note_meta(t, off, DAT_SECTION_HDR + size);
 	if (err)
@@ -527,6 +539,120 @@ static int take_cpustat(struct dat *t, const char *text)
 	return 0;
 }
 
+/* Names of the text options, for diagnostics. */
+static const char *option_name(unsigned int id)
+{
+	static const char *const names[] = {
+		[OPT_DATE] = "DATE", [OPT_CPUSTAT] = "CPUSTAT", [OPT_TRACECLOCK] = "TRACECLOCK",
+		[OPT_UNAME] = "UNAME", [OPT_HOOK] = "HOOK", [OPT_OFFSET] = "OFFSET",
+		[OPT_VERSION] = "VERSION", [OPT_PROCMAPS] = "PROCMAPS",
+	};
+
+	return id < sizeof(names) / sizeof(names[0]) && names[id] ? names[id] : "an";
+}
+
+/*
+ * Hide the option at @opt_off (its id) from libtracecmd, which would read
+ * past its end or crash on it (@why): in the copy it reads
+ * (an_datcheck_copy()) the option's id is TRACEID's, which libtracecmd
+ * skips below 8 bytes and otherwise only keeps (it pairs host and guest
+ * files by it; ucval refuses those). ucval takes what it needs of the
+ * option itself. In a compressed v7 options section nothing can be hidden.
+ */
+static int hide_option(struct dat *t, unsigned int id, uint64_t opt_off, const char *why)
+{
+	unsigned char bytes[2];
+
+	if (t->out->version >= 7 && !t->is_opts_plain) {
+		t->f.d->offset = (long long)opt_off;
+		return an_diag_fail(t->f.d, AN_E_CORRUPT, "%s option %s, in a compressed "
+				    "options section ucval cannot rewrite", option_name(id), why);
+	}
+	bytes[t->f.is_big ? 1 : 0] = OPT_TRACEID;
+	bytes[t->f.is_big ? 0 : 1] = 0;
+	t->out->nr_hidden++;
+	return add_edit(t, opt_off, bytes, sizeof(bytes), false);
+}
+
+/*
+ * Whether strtoll() stops inside the @size bytes at @p: some byte there is
+ * none a number can hold (a NUL, a newline). libtracecmd reads the DATE
+ * and OFFSET options so, without a length.
+ */
+static bool number_ends_inside(const unsigned char *p, uint64_t size)
+{
+	for (uint64_t i = 0; i < size; i++)
+		if (!strchr(" \t\v\f\r+-xX0123456789abcdefABCDEF", p[i]) || !p[i])
+			return true;
+	return false;
+}
+
+/*
+ * A text option, as libtracecmd 1.3 reads it (trace-input.c,
+ * handle_options()): DATE and OFFSET with strtoll(), which reads past the
+ * option when no byte there ends the number: the timestamps would be moved
+ * by a number made of whatever follows, so ucval refuses it. CPUSTAT: it
+ * sets the last byte to a newline; of an empty one, buf[size - 1] with an
+ * unsigned size, 4 GiB past it (trace-cmd report crashes). TRACECLOCK with
+ * strtok_r(), UNAME and VERSION with strdup(), both past the option without
+ * a NUL in it. trace-cmd 2.2.1 to 2.9.2 wrote an empty TRACECLOCK (the
+ * clock follows the flyrecord CPU table), on which libtracecmd runs
+ * strtok_r() over malloc(0) (valgrind: an invalid read). PROCMAPS only with
+ * its NUL last, read as for CPUSTAT; HOOK parsed by a function that returns
+ * NULL on a malformed one, which libtracecmd then dereferences. Those it
+ * would misread are hidden from it (hide_option()); ucval reads its own
+ * copy, NUL-terminated.
+ */
+static int check_text_option(struct dat *t, unsigned int id, const unsigned char *data,
+			     uint64_t size, uint64_t opt_off)
+{
+	bool has_nul = size && memchr(data, '\0', (size_t)size);
+	char *text;
+	int err = 0;
+
+	switch (id) {
+	case OPT_DATE:
+	case OPT_OFFSET:
+		if (!number_ends_inside(data, size)) {
+			t->f.d->offset = (long long)opt_off;
+			return an_diag_fail(t->f.d, AN_E_CORRUPT, "%s option whose number runs to "
+					    "its end: libtracecmd would read the timestamp offset "
+					    "past it", option_name(id));
+		}
+		t->out->has_ts_adjust = true;
+		return 0;
+	case OPT_CPUSTAT:
+		if (!size)
+			return hide_option(t, id, opt_off, "empty (libtracecmd writes 4 GiB past it)");
+		break;
+	case OPT_PROCMAPS:
+		return size ? 0 : hide_option(t, id, opt_off,
+					      "empty (libtracecmd reads 4 GiB past it)");
+	case OPT_HOOK:
+		return hide_option(t, id, opt_off, "(event hooks; libtracecmd crashes on a "
+				   "malformed one)");
+	default:
+		if (!has_nul)
+			err = hide_option(t, id, opt_off, "without its NUL (libtracecmd reads "
+					  "past it)");
+		if (err || id != OPT_UNAME)
+			return err;
+		break;
+	}
+	/* CPUSTAT: libtracecmd keeps all but its last byte */
+	text = an_malloc((size_t)size + 1);
+	if (!text)
+		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+	memcpy(text, data, (size_t)size);
+	text[id == OPT_CPUSTAT ? size - 1 : size] = '\0';
+	if (id == OPT_UNAME)
+		take_release(t->out, text);
+	else
+		err = take_cpustat(t, text);
+	free(text);
+	return err;
+}
+
 /*
  * Check one option; *@next gets the DONE option's next section (v7).
  * Options libtracecmd parses without bounds checks must be well formed.
@@ -543,27 +669,18 @@ static int check_option(struct dat *t, unsigned int id, const unsigned char *dat
 			return corrupt(t, opt_off, "malformed options end");
 		return 0;
 	case OPT_DATE: case OPT_CPUSTAT: case OPT_TRACECLOCK: case OPT_UNAME:
-	case OPT_OFFSET: case OPT_VERSION: case OPT_PROCMAPS:
-		if (!size || data[size - 1] != '\0')
-			return corrupt(t, opt_off, "string option without its NUL");
-		if (id == OPT_UNAME)
-			take_release(t->out, (const char *)data);
-		if (id == OPT_DATE || id == OPT_OFFSET)
-			t->out->has_ts_adjust = true;
-		if (id == OPT_CPUSTAT)
-			return take_cpustat(t, (const char *)data);
-		return 0;
+	case OPT_OFFSET: case OPT_VERSION: case OPT_PROCMAPS: case OPT_HOOK:
+		return check_text_option(t, id, data, size, opt_off);
 	case OPT_CPUCOUNT:
-		if (size != 4 || (v = an_datfile_num(&t->f, data, 4)) > AN_DATCHECK_MAX_CPUS)
-			return corrupt(t, opt_off, "malformed CPU count option");
+		/* libtracecmd reads an int from it, whatever its size */
+		if (size < 4 || (v = an_datfile_num(&t->f, data, 4)) > AN_DATCHECK_MAX_CPUS)
+			return corrupt(t, opt_off, "malformed CPU count option: libtracecmd would "
+				       "read past it");
 		t->out->nr_cpus = (int)v;
 		return 0;
 	case OPT_BUFFER:
 	case OPT_BUFFER_TEXT:
 		return check_buffer(t, &m, opt_off, (int)id);
-	case OPT_HOOK:
-		return an_diag_fail(t->f.d, AN_E_FORMAT,
-				    "trace.dat with event hooks (record -H) is not supported");
 	case OPT_TIME_SHIFT:
 	case OPT_GUEST:
 		return an_diag_fail(t->f.d, AN_E_FORMAT,
@@ -750,7 +867,8 @@ static int walk_v7(struct dat *t)
 
 		for (unsigned int i = 0; i < nr_visited; i++)
 			if (visited[i] == off)
-				return corrupt(t, off, "options sections form a loop");
+				return corrupt(t, off, "options sections form a loop: "
+					       "libtracecmd would follow it forever");
 		if (nr_visited == DAT_CHAIN_MAX)
 			return corrupt(t, off, "too many options sections");
 		visited[nr_visited++] = off;
@@ -789,7 +907,8 @@ static int walk_v7(struct dat *t)
 		return corrupt(t, 0, "no trace data for the top instance");
 	/* libtracecmd 1.3 fails without it and crashes in its own cleanup */
 	if (!t->has_header)
-		return corrupt(t, 0, "no header info section (option HEADER_INFO)");
+		return corrupt(t, 0, "no header info section (option HEADER_INFO): "
+			       "libtracecmd crashes without it");
 	return 0;
 }
 

@@ -3,10 +3,12 @@
  * analyze/read/dat/datcheck.h - structural check of a trace.dat before libtracecmd
  * sees it (internal to tracedat.c).
  *
- * libtracecmd 1.3 trusts the file: a trace.dat cut inside its CPU data, an
- * options chain that loops or a string option without its NUL crash it (its
- * error path frees uninitialised lists). Walking the header ourselves, with
- * every size checked against the file, turns those into a diagnostic.
+ * libtracecmd 1.3 trusts the file: a trace.dat cut inside its CPU data or an
+ * options chain that loops crash it (its error path frees uninitialised
+ * lists), a text option without its NUL is read past its end. Walking the
+ * header ourselves, with every size checked against the file, turns those
+ * into a diagnostic, or into a copy of the file libtracecmd reads safely
+ * (an_datcheck_copy()). What libtracecmd reads well is not refused.
  */
 #ifndef UCVAL_ANALYZE_READ_DAT_DATCHECK_H
 #define UCVAL_ANALYZE_READ_DAT_DATCHECK_H
@@ -84,7 +86,8 @@ struct an_datcheck_edit {
  * @nr_cpus: CPUs of the top buffer (or the CPUCOUNT option)
  * @kernel_release: release from the UNAME option, "" when absent
  * @page_size: ring-buffer page size
- * @long_size: the file header's long size (libtracecmd's page commit word)
+ * @long_size: the pages' long size: the header_page's commit word, as in
+ *	       libtracecmd (the file header's may differ)
  * @file_size: bytes of the file
  * @has_ts_adjust: a DATE, OFFSET or TSC2NSEC option: libtracecmd moves or
  *	scales the timestamps
@@ -109,6 +112,8 @@ struct an_datcheck_edit {
  * @nr_edits: their number
  * @nr_blanked: event formats emptied
  * @blanked: the first one's name
+ * @nr_hidden: options libtracecmd would misread, hidden from it in the copy
+ *	       (an edit each: datcheck.c hide_option())
  */
 struct an_datcheck {
 	int version;
@@ -134,6 +139,7 @@ struct an_datcheck {
 	size_t nr_edits;
 	unsigned int nr_blanked;
 	char blanked[64];
+	unsigned int nr_hidden;
 };
 
 struct kbuffer;
@@ -168,7 +174,7 @@ bool an_datcheck_is_magic(const void *buf, size_t len);
  *
  * Return: 0, a negative errno (cannot read), AN_E_CORRUPT (a size or offset
  * outside the file, a malformed option) or AN_E_FORMAT (version or feature
- * ucval does not read: latency data, host/guest options, event hooks).
+ * ucval does not read: latency data, host/guest options).
  */
 int an_datcheck_run(const char *path, bool want_pages, struct an_datcheck *out,
 		    struct an_diag *d);
