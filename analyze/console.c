@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * analyze/console.c - the terminal table of `ucval analyze` (table.h):
- * timestamps in seconds with microseconds, as ftrace prints them.
+ * timestamps in seconds with microseconds, as ftrace prints them. Every
+ * text that comes from a trace (its path, comms and cgroup paths in
+ * messages, notes) is escaped as lib/utf8.h says, so a name cannot send
+ * the terminal an escape sequence.
  */
 #include <errno.h>
 #include <stdio.h>
 
 #include "analyze/console.h"
+#include "lib/utf8.h"
 
 static void print_ts(FILE *out, uint64_t ns)
 {
@@ -17,7 +21,7 @@ static void print_ts(FILE *out, uint64_t ns)
 static void print_value(FILE *out, long long v, const char *text)
 {
 	if (text[0])
-		fputs(text, out);
+		an_utf8_fputs(out, text, 0);
 	else
 		fprintf(out, "%lld", v);
 }
@@ -46,9 +50,13 @@ static int show_window(void *ctx, const struct an_window *w)
 	print_value(c->out, w->expected, w->expected_text);
 	fputs(", observed ", c->out);
 	print_value(c->out, w->observed, w->observed_text);
-	fprintf(c->out, " (%s)", w->rule ? w->rule : "");
-	if (w->message[0])
-		fprintf(c->out, ": %s", w->message);
+	fputs(" (", c->out);
+	an_utf8_fputs(c->out, w->rule, 0);
+	fputc(')', c->out);
+	if (w->message[0]) {
+		fputs(": ", c->out);
+		an_utf8_fputs(c->out, w->message, 0);
+	}
 	fputc('\n', c->out);
 	return 0;
 }
@@ -57,13 +65,16 @@ static void print_summary(FILE *out, const struct an_tracerun *t)
 {
 	const struct an_summary *s = &t->sum;
 
-	fprintf(out, "%s: %s, %llu events", t->path, s->format, (unsigned long long)s->n_events);
+	an_utf8_fputs(out, t->path, 0);
+	fprintf(out, ": %s, %llu events", s->format, (unsigned long long)s->n_events);
 	if (s->has_events) {
 		fputs(", ", out);
 		print_ts(out, s->t_end_ns - s->t_start_ns);
 		fputs(" s", out);
 	}
-	fprintf(out, ", model %s (%s), %u CPUs known of %u\n", t->model,
+	fputs(", model ", out);
+	an_utf8_fputs(out, t->model, 0);
+	fprintf(out, " (%s), %u CPUs known of %u\n",
 		s->model_source ? s->model_source : "default", s->nr_cpus_known, s->nr_cpus_model);
 }
 
@@ -77,8 +88,10 @@ static void print_verdicts(FILE *out, const struct an_tracerun *t)
 		fprintf(out, "  %-22s %-9s %9llu %7llu %9llu", an_check_name(i),
 			an_verdict_name(an_check_verdict(c)), (unsigned long long)c->n_checked,
 			(unsigned long long)c->n_failed, (unsigned long long)c->n_undecided);
-		if (c->reason && an_check_verdict(c) == AN_UNDECIDED)
-			fprintf(out, "  %s", c->reason);
+		if (c->reason && an_check_verdict(c) == AN_UNDECIDED) {
+			fputs("  ", out);
+			an_utf8_fputs(out, c->reason, 0);
+		}
 		fputc('\n', out);
 	}
 }
@@ -95,10 +108,14 @@ int an_console_print(FILE *out, struct an_tracerun *t)
 		if (sc.shown[i] > AN_TABLE_SHOW_WINDOWS)
 			fprintf(out, "  (%s: %u more FAIL windows)\n", an_check_name(i),
 				sc.shown[i] - AN_TABLE_SHOW_WINDOWS);
+	/* first_error is an_diag_format()'s line, escaped already */
 	if (s->n_errors)
 		fprintf(out, "  skipped %llu undecodable lines or records; first: %s\n",
 			(unsigned long long)s->n_errors, s->first_error);
-	for (unsigned int i = 0; i < s->nr_notes; i++)
-		fprintf(out, "  note: %s\n", s->notes[i]);
+	for (unsigned int i = 0; i < s->nr_notes; i++) {
+		fputs("  note: ", out);
+		an_utf8_fputs(out, s->notes[i], 0);
+		fputc('\n', out);
+	}
 	return ferror(out) ? -EIO : 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/diag.h"
+#include "lib/utf8.h"
 
 /**
  * an_diag_clear() - reset @d to "no error, no position"
@@ -93,18 +94,55 @@ void an_diag_set_name(char dst[AN_DIAG_NAME_LEN], const char *name, size_t len)
 	dst[len] = '\0';
 }
 
+/* A line built piece by piece in a caller's buffer; it ends where a piece is cut. */
+struct line {
+	char *buf;
+	size_t size;
+	size_t pos;		/* bytes written, the NUL not counted */
+	size_t total;		/* length of the whole line */
+	bool is_cut;
+};
+
+/* Append @s: a name escaped (a cut one keeps the characters that fit whole). */
+static void put(struct line *l, const char *s, bool is_name)
+{
+	size_t room = l->is_cut ? 0 : l->size - l->pos;
+	size_t n;
+
+	if (is_name) {
+		/* what fits of it whole, NUL-terminated */
+		n = an_utf8_escape(room ? l->buf + l->pos : NULL, room, s, 0);
+		l->pos += room ? strlen(l->buf + l->pos) : 0;
+	} else {
+		n = strlen(s);
+		if (room) {
+			size_t k = n < room ? n : room - 1;
+
+			memcpy(l->buf + l->pos, s, k);
+			l->buf[l->pos + k] = '\0';
+			l->pos += k;
+		}
+	}
+	l->is_cut = l->is_cut || n >= room;
+	l->total += n;
+}
+
 /**
  * an_diag_format() - render @d as one line for a user
  * @d: diagnostic
  * @buf: output buffer
  * @len: its size
  *
+ * The path, the event name and the message (which may quote a trace line)
+ * are escaped as lib/utf8.h says: the line holds no control character and
+ * is valid UTF-8, even when cut.
+ *
  * Return: the length the full line would have, as snprintf().
  */
 int an_diag_format(const struct an_diag *d, char *buf, size_t len)
 {
+	struct line l = { .buf = buf, .size = len, .is_cut = !len };
 	char where[96] = "";
-	char event[AN_DIAG_NAME_LEN + 2] = "";
 
 	if (d->line)
 		snprintf(where, sizeof(where), ": line %llu", d->line);
@@ -115,11 +153,17 @@ int an_diag_format(const struct an_diag *d, char *buf, size_t len)
 		snprintf(where, sizeof(where), ": record %llu", d->record);
 	else if (d->offset >= 0)
 		snprintf(where, sizeof(where), ": offset %lld", d->offset);
-	if (d->event[0])
-		snprintf(event, sizeof(event), "%s:", d->event);
-
-	return snprintf(buf, len, "cannot %s '%s'%s: %s%s%s",
-			d->what ? d->what : "read", d->file, where,
-			event, event[0] ? " " : "",
-			d->message[0] ? d->message : an_error_str(d->err));
+	put(&l, "cannot ", false);
+	put(&l, d->what ? d->what : "read", false);
+	put(&l, " '", false);
+	put(&l, d->file, true);
+	put(&l, "'", false);
+	put(&l, where, false);
+	put(&l, ": ", false);
+	if (d->event[0]) {
+		put(&l, d->event, true);
+		put(&l, ": ", false);
+	}
+	put(&l, d->message[0] ? d->message : an_error_str(d->err), true);
+	return (int)l.total;
 }

@@ -142,7 +142,10 @@ void an_diag_set_name(char dst[AN_DIAG_NAME_LEN], const char *name, size_t len);
  * @len: its size
  *
  * The line reads "cannot decode 'a.dat': record 1832 (cpu 3): sched_switch:
- * no field 'next_pid'" (STYLE.md §3). It is cut to fit @len.
+ * no field 'next_pid'" (STYLE.md §3). It is cut to fit @len. The path, the
+ * event name and the message are escaped as lib/utf8.h says (they may hold
+ * any byte of the trace): the line holds no control character and is valid
+ * UTF-8, cut or not.
  *
  * Return: the length the full line would have, as snprintf().
  */

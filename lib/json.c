@@ -1,16 +1,54 @@
 // SPDX-License-Identifier: MIT
 /*
- * lib/json.c - JSON string escaping (RFC 8259 §7) and the writer of
- * lib/json.h. Trace paths and comms may hold any byte: control characters
- * are escaped, other bytes pass as they are (the caller's text is taken as
- * UTF-8).
+ * lib/json.c - JSON string escaping (RFC 8259 §7, §8.1) and the writer of
+ * lib/json.h. Trace paths and comms may hold any byte: see rep_json_string()
+ * for what a string becomes.
  */
 #include "lib/json.h"
+#include "lib/utf8.h"
+
+/* U+FFFD REPLACEMENT CHARACTER, in UTF-8. */
+#define REPLACEMENT	"\xef\xbf\xbd"
+
+/* One character of a string: valid UTF-8 in, valid JSON text out. */
+static size_t put_char(FILE *out, const char *s)
+{
+	unsigned char c = (unsigned char)*s;
+	uint32_t cp;
+	size_t n;
+
+	if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+		putc(c, out);
+		return 1;
+	}
+	n = an_utf8_decode(s, &cp);
+	if (!n) {
+		fputs(REPLACEMENT, out);
+		return 1;
+	}
+	switch (cp) {
+	case '"': fputs("\\\"", out); break;
+	case '\\': fputs("\\\\", out); break;
+	case '\n': fputs("\\n", out); break;
+	case '\t': fputs("\\t", out); break;
+	case '\r': fputs("\\r", out); break;
+	default:
+		if (an_utf8_is_control(cp))
+			fprintf(out, "\\u%04x", (unsigned int)cp);
+		else
+			fwrite(s, 1, n, out);
+	}
+	return n;
+}
 
 /**
  * rep_json_string() - write @s as a JSON string, quotes included
  * @out: the stream
  * @s: the text; NULL is written as null
+ *
+ * The string written is always valid UTF-8 (RFC 8259 §8.1): each byte of
+ * @s that is not part of a valid UTF-8 sequence becomes U+FFFD. Control
+ * characters (C0, DEL, C1) are written as escapes, quote and backslash too.
  */
 void rep_json_string(FILE *out, const char *s)
 {
@@ -19,30 +57,8 @@ void rep_json_string(FILE *out, const char *s)
 		return;
 	}
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		default:
-			if (*p < 0x20)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
-	}
+	for (const char *p = s; *p;)
+		p += put_char(out, p);
 	fputc('"', out);
 }
 

@@ -6,6 +6,18 @@
  * (one window, one verdict) on one line each. A line may be broken at a
  * chosen member of a one-line container, and a document may be written in
  * parts (a value written apart, by another process, and copied in whole).
+ *
+ * Strings are bytes (a comm or a path may hold any byte but NUL), JSON text
+ * is UTF-8 (RFC 8259 §8.1). Valid UTF-8 is written unchanged; each byte
+ * that is not part of a valid sequence (overlong forms, surrogates ED A0..BF,
+ * sequences cut short, 0xf5..0xff, stray continuation bytes) becomes
+ * U+FFFD, one per byte, as Go's encoding/json does. That loses the byte's
+ * value, but every strict parser reads the document; the lossless
+ * alternatives are not JSON (raw bytes) or not valid Unicode (lone
+ * surrogates, Python's surrogateescape, which strict parsers refuse), and
+ * \u00HH would claim the byte was the character U+00HH. The database keeps
+ * the bytes as they were. Control characters (C0, DEL, C1) are escaped as
+ * \n, \t, \r or \u00HH, so no string carries a raw control character.
  */
 #ifndef UCVAL_LIB_JSON_H
 #define UCVAL_LIB_JSON_H
@@ -37,6 +49,11 @@ struct rep_json {
 	int break_col;
 };
 
+/**
+ * rep_json_string() - write @s as a JSON string, quotes included
+ * @out: the stream
+ * @s: the text, any bytes; NULL is written as null
+ */
 void rep_json_string(FILE *out, const char *s);
 void rep_json_init(struct rep_json *j, FILE *out);
 void rep_json_init_part(struct rep_json *j, FILE *out, int depth);

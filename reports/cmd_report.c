@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "reports/summary.h"
 #include "lib/optnum.h"
 #include "lib/stdout.h"
+#include "lib/utf8.h"
 #include "ucval.h"
 
 static const char report_usage[] =
@@ -94,10 +96,14 @@ struct cmd_opts {
 	bool is_diff;
 };
 
+/* @fmt has one %s, for @arg: an argument shown escaped (lib/utf8.h). */
 static int usage_error(const char *fmt, const char *arg)
 {
+	char shown[PATH_MAX];
+
+	an_utf8_escape(shown, sizeof(shown), arg, 0);
 	fputs("ucval report: ", stderr);
-	fprintf(stderr, fmt, arg);
+	fprintf(stderr, fmt, shown);
 	fprintf(stderr, "\n\n%s", report_usage);
 	return UCVAL_EXIT_USAGE;
 }
@@ -307,8 +313,11 @@ int cmd_report(int argc, char **argv)
 	if (rep_rdb_open(&db, o.db_path, &d))
 		return print_diag(&d);
 	if (!db->nr_traces) {
+		char shown[PATH_MAX];
+
+		an_utf8_escape(shown, sizeof(shown), o.db_path, 0);
 		fprintf(stderr, "ucval report: '%s' holds no traces: store some with"
-			" 'ucval analyze --db %s TRACE...'\n", o.db_path, o.db_path);
+			" 'ucval analyze --db %s TRACE...'\n", shown, shown);
 		status = UCVAL_EXIT_USAGE;
 	} else {
 		status = report(&o, db, &d);

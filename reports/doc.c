@@ -3,12 +3,19 @@
  * reports/doc.c - rendering of report blocks as text, GitHub markdown
  * (https://github.github.com/gfm/ tables and fences) or HTML. Each block is
  * one call, so a report's content is written once for all three styles.
+ *
+ * Names in a report (comms, paths) may hold any byte. Text shows them as
+ * lib/utf8.h escapes them for a terminal; markdown shows that same text,
+ * escaped again for markdown, so a name can neither run a terminal escape
+ * sequence nor end a table cell, a line or a fence; HTML as reports/xml.c
+ * writes it.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/utf8.h"
 #include "reports/doc.h"
 #include "reports/xml.h"
 
@@ -27,20 +34,32 @@ static void separate(struct rep_doc *doc)
 }
 
 /* Markdown: characters that would start markup inside a table or a line. */
+static void md_char(FILE *out, char c)
+{
+	switch (c) {
+	case '|': case '\\': case '`': case '*': case '[': case ']':
+		fputc('\\', out);
+		fputc(c, out);
+		break;
+	case '<': fputs("&lt;", out); break;
+	case '>': fputs("&gt;", out); break;
+	case '&': fputs("&amp;", out); break;
+	default: fputc(c, out);
+	}
+}
+
+/*
+ * Markdown: the text form of @s (control characters and newlines escaped,
+ * so the line or table row goes on), its markup characters escaped.
+ */
 static void md_escaped(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '|': case '\\': case '`': case '*': case '[': case ']':
-			fputc('\\', out);
-			fputc(*s, out);
-			break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '\n': fputc(' ', out); break;
-		default: fputc(*s, out);
-		}
+	char unit[AN_UTF8_UNIT_MAX];
+
+	while (*s) {
+		s += an_utf8_escape_unit(s, 0, unit);
+		for (const char *u = unit; *u; u++)
+			md_char(out, *u);
 	}
 }
 
@@ -53,7 +72,7 @@ void rep_doc_escaped(const struct rep_doc *doc, const char *s)
 {
 	switch (doc->style) {
 	case REP_STYLE_TEXT:
-		fputs(s, doc->out);
+		an_utf8_fputs(doc->out, s, 0);
 		break;
 	case REP_STYLE_MD:
 		md_escaped(doc->out, s);
@@ -121,13 +140,20 @@ void rep_doc_para(struct rep_doc *doc, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Characters a terminal shows for @s: UTF-8 continuation bytes take no column. */
+/*
+ * Characters a terminal shows for @s escaped (lib/utf8.h): UTF-8
+ * continuation bytes take no column.
+ */
 static size_t text_width(const char *s)
 {
+	char unit[AN_UTF8_UNIT_MAX];
 	size_t n = 0;
 
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
+	while (*s) {
+		s += an_utf8_escape_unit(s, 0, unit);
+		for (const char *u = unit; *u; u++)
+			n += ((unsigned char)*u & 0xc0) != 0x80;
+	}
 	return n;
 }
 
@@ -144,7 +170,8 @@ static void text_row(FILE *out, const struct rep_table *t, const size_t *width,
 		if (t->cols[c].is_num)
 			pending += pad;
 		if (*cell[c]) {
-			fprintf(out, "%*s%s", (int)pending, "", cell[c]);
+			fprintf(out, "%*s", (int)pending, "");
+			an_utf8_fputs(out, cell[c], 0);
 			pending = 0;
 		}
 		pending += (t->cols[c].is_num ? 0 : pad) + TEXT_GAP;
@@ -264,17 +291,49 @@ int rep_doc_table(struct rep_doc *doc, const struct rep_table *t)
 	return 0;
 }
 
+/* Each line indented, escaped (lib/utf8.h) but for its line break. */
 static void text_pre(FILE *out, const char *text)
 {
-	const char *p = text;
+	char unit[AN_UTF8_UNIT_MAX];
+	bool is_line_start = true;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-		fprintf(out, "%s%.*s\n", TEXT_PRE_INDENT, (int)len, p);
-		p += len + (nl != NULL);
+	while (*text) {
+		text += an_utf8_escape_unit(text, AN_UTF8_KEEP_NL, unit);
+		if (is_line_start)
+			fputs(TEXT_PRE_INDENT, out);
+		fputs(unit, out);
+		is_line_start = unit[0] == '\n';
 	}
+	if (!is_line_start)
+		fputc('\n', out);
+}
+
+static void md_fence(FILE *out, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		fputc('`', out);
+	fputc('\n', out);
+}
+
+/*
+ * Markdown: a fenced code block of the text's lines, escaped as in text.
+ * The fence is longer than any run of backticks in the text (CommonMark
+ * §4.5: a closing fence is at least as long as the opening one), so no
+ * line of the text can close it.
+ */
+static void md_pre(FILE *out, const char *text)
+{
+	size_t run = 0, fence = 3, len = strlen(text);
+
+	for (const char *p = text; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		fence = run >= fence ? run + 1 : fence;
+	}
+	md_fence(out, fence);
+	an_utf8_fputs(out, text, AN_UTF8_KEEP_NL);
+	if (!len || text[len - 1] != '\n')
+		fputc('\n', out);
+	md_fence(out, fence);
 }
 
 /**
@@ -284,8 +343,6 @@ static void text_pre(FILE *out, const char *text)
  */
 void rep_doc_pre(struct rep_doc *doc, const char *text)
 {
-	size_t len = strlen(text);
-
 	/* Text: the lines hang under the paragraph that announces them. */
 	if (doc->style != REP_STYLE_TEXT)
 		separate(doc);
@@ -294,8 +351,7 @@ void rep_doc_pre(struct rep_doc *doc, const char *text)
 		text_pre(doc->out, text);
 		break;
 	case REP_STYLE_MD:
-		fprintf(doc->out, "```\n%s%s```\n", text,
-			len && text[len - 1] == '\n' ? "" : "\n");
+		md_pre(doc->out, text);
 		break;
 	case REP_STYLE_HTML:
 		fputs("<pre>", doc->out);

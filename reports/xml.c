@@ -1,48 +1,31 @@
 // SPDX-License-Identifier: MIT
 /*
  * reports/xml.c - XML 1.0 escaping (§2.2 characters, §2.4 markup). Trace
- * paths and comms are bytes, not text: control characters XML forbids and
- * bytes that are not UTF-8 become U+FFFD instead of breaking the document.
+ * paths and comms are bytes, not text: bytes that are not UTF-8, characters
+ * XML 1.0 forbids (C0 controls but tab, newline and carriage return;
+ * U+FFFE, U+FFFF) and those it discourages and HTML rejects (DEL, the C1
+ * controls, the other noncharacters) become U+FFFD instead of breaking the
+ * document.
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "lib/utf8.h"
 #include "reports/xml.h"
 
 /* The replacement character, written where a byte cannot be kept. */
 #define REPLACEMENT	"\xef\xbf\xbd"
 
-/*
- * Length of the valid UTF-8 sequence at @p (2 to 4), or 0 when it is not one
- * (bad lead or continuation byte, overlong form, surrogate, above U+10FFFF).
- */
-static size_t utf8_len(const unsigned char *p)
+/* XML 1.0 Char, less the discouraged controls and noncharacters (§2.2). */
+static bool is_xml_char(uint32_t cp)
 {
-	unsigned int cp;
-	size_t n;
-
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, cp = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, cp = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-static bool is_xml_char(unsigned char c)
-{
-	return c >= 0x20 || c == '\t' || c == '\n' || c == '\r';
+	if (cp == '\t' || cp == '\n' || cp == '\r')
+		return true;
+	if (an_utf8_is_control(cp))
+		return false;
+	/* noncharacters: U+FDD0..U+FDEF and the last two of every plane */
+	return !(cp >= 0xfdd0 && cp <= 0xfdef) && (cp & 0xfffe) != 0xfffe;
 }
 
 /**
@@ -52,9 +35,10 @@ static bool is_xml_char(unsigned char c)
  */
 void rep_xml_text(FILE *out, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const char *p = s;
 
 	while (p && *p) {
+		uint32_t cp;
 		size_t n;
 
 		switch (*p) {
@@ -64,17 +48,11 @@ void rep_xml_text(FILE *out, const char *s)
 		case '"': fputs("&quot;", out); break;
 		case '\'': fputs("&#39;", out); break;
 		default:
-			if (*p < 0x80) {
-				if (is_xml_char(*p))
-					fputc(*p, out);
-				else
-					fputs(REPLACEMENT, out);
-				break;
-			}
-			n = utf8_len(p);
-			if (!n) {
+			n = an_utf8_decode(p, &cp);
+			if (!n || !is_xml_char(cp)) {
 				fputs(REPLACEMENT, out);
-				break;
+				p += n ? n : 1;
+				continue;
 			}
 			fwrite(p, 1, n, out);
 			p += n;

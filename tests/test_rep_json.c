@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * lib/json.c: the writer's layouts (indented, one line, a line broken at
- * chosen members), numbers, escaping, and a document written in parts.
+ * chosen members), numbers, escaping, a document written in parts, and
+ * strings of any bytes written as valid UTF-8 without control characters.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -140,11 +141,71 @@ static void test_parts(void **state)
 	free(buf);
 }
 
+/* U+FFFD in UTF-8, as the writer puts it for a byte that is not UTF-8. */
+#define FFFD	"\xef\xbf\xbd"
+
+struct string_case {
+	const char *what;
+	const char *in;			/* a comm or a path, any bytes */
+	const char *want;		/* the JSON string, quotes included */
+};
+
+static const struct string_case string_cases[] = {
+	{ "ascii", "sh", "\"sh\"" },
+	{ "quote and backslash", "a\"b\\c", "\"a\\\"b\\\\c\"" },
+	{ "2, 3 and 4 byte UTF-8 kept", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+	  "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"" },
+	{ "highest code point kept", "\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\"" },
+	{ "U+FFFE is valid JSON", "\xef\xbf\xbe", "\"\xef\xbf\xbe\"" },
+	{ "comm of byte 0xff", "app\xff", "\"app" FFFD "\"" },
+	{ "stray continuation byte", "a\x80z", "\"a" FFFD "z\"" },
+	{ "0xc0 0xc1 0xf5 never UTF-8", "\xc1\xbf\xf5", "\"" FFFD FFFD FFFD "\"" },
+	{ "overlong '/'", "\xc0\xaf", "\"" FFFD FFFD "\"" },
+	{ "overlong 3 bytes", "\xe0\x80\xaf", "\"" FFFD FFFD FFFD "\"" },
+	{ "overlong 4 bytes", "\xf0\x8f\xbf\xbf", "\"" FFFD FFFD FFFD FFFD "\"" },
+	{ "surrogate ED A0 80", "\xed\xa0\x80", "\"" FFFD FFFD FFFD "\"" },
+	{ "surrogate ED BF BF", "\xed\xbf\xbf", "\"" FFFD FFFD FFFD "\"" },
+	{ "above U+10FFFF", "\xf4\x90\x80\x80", "\"" FFFD FFFD FFFD FFFD "\"" },
+	{ "cut at the end", "a\xe2\x82", "\"a" FFFD FFFD "\"" },
+	{ "cut by ASCII", "\xf0\x9f\x98z", "\"" FFFD FFFD FFFD "z\"" },
+	{ "C0 escaped", "\x1b[2J\x07\x01", "\"\\u001b[2J\\u0007\\u0001\"" },
+	{ "newline tab return", "a\nb\tc\rd", "\"a\\nb\\tc\\rd\"" },
+	{ "DEL escaped", "a\x7f", "\"a\\u007f\"" },
+	{ "C1 CSI escaped", "\xc2\x9b" "2J\xc2\x80\xc2\x9f", "\"\\u009b2J\\u0080\\u009f\"" },
+	{ "U+00A0 kept", "\xc2\xa0", "\"\xc2\xa0\"" },
+};
+
+/* Any bytes in, valid UTF-8 out: bad bytes become U+FFFD, controls escapes. */
+static void test_strings(void **state)
+{
+	size_t nr_bad = 0;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(string_cases); i++) {
+		const struct string_case *c = &string_cases[i];
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&buf, &len);
+
+		assert_non_null(out);
+		rep_json_string(out, c->in);
+		fclose(out);
+		if (strcmp(buf, c->want)) {
+			print_error("case %zu (%s): got %s want %s\n", i, c->what, buf, c->want);
+			nr_bad++;
+		}
+		free(buf);
+	}
+	if (nr_bad)
+		fail_msg("%zu of %zu cases failed", nr_bad, ARRAY_SIZE(string_cases));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layouts),
 		cmocka_unit_test(test_parts),
+		cmocka_unit_test(test_strings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

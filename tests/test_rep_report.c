@@ -597,6 +597,338 @@ static void test_schema1(void **state)
 	}
 }
 
+/* --- names of any byte: fixtures written here, every output checked ------ */
+
+/* A comm with OSC 0 (window title), ED (clear screen), byte 0xff, markdown. */
+#define EVIL_COMM	"\x1b]0;T\x07\x1b[2J\xff|*"
+/* The same as every text output shows it (lib/utf8.h). */
+#define EVIL_COMM_SHOWN	"\\x1b]0;T\\x07\\x1b[2J\\xff|*"
+/* A trace file name of the same kind. */
+#define EVIL_FILE	"ti-\xff\x1b[2J.txt"
+#define EVIL_FILE_SHOWN	"ti-\\xff\\x1b[2J.txt"
+/* A name that closes a code fence and starts a heading (percent-encoded). */
+#define FENCE_NAME	"%0A```%0A#%20injected"
+
+struct sub {
+	const char *from, *to;		/* every occurrence, in order */
+};
+
+struct name_fixture {
+	const char *file;		/* in the scratch directory */
+	const char *base;		/* the traces/ fixture it is made from */
+	struct sub subs[4];
+	const char *extra;		/* a line appended, or NULL */
+};
+
+static const struct name_fixture name_fixtures[] = {
+	/* pid 100's comm in the sched events; a line the reader skips */
+	{ EVIL_FILE, "traces/trace_integrity-fail.txt",
+	  { { "comm=a ", "comm=" EVIL_COMM " " }, { " a-100 ", " " EVIL_COMM "-100 " } },
+	  "garbage \x1b]0;L\x07\xff line\n" },
+	/* pid 200's comm from its task marker only: the rq explanation shows it */
+	{ "comm.txt", "traces/rq_clamp-fail.txt",
+	  { { "task pid=200 comm=b ", "task pid=200 comm=" FENCE_NAME " " },
+	    { "prev_comm=b ", "" }, { "next_comm=b ", "" }, { "comm=b ", "" } }, NULL },
+	/* a cgroup path: the task_effective explanation shows it */
+	{ "cgroup.txt", "traces/task_effective-fail.txt",
+	  { { "/app", "/a" FENCE_NAME },
+	    { "comm=b util_max=300", "comm=b util_max=300 cgroup=/a" FENCE_NAME } }, NULL },
+};
+
+/* @s with every @from replaced by @to, to free(). */
+static char *replace_all(const char *s, const char *from, const char *to)
+{
+	size_t nf = strlen(from), nt = strlen(to), n = 0;
+	char *out, *o;
+
+	for (const char *p = s; (p = strstr(p, from)); p += nf)
+		n++;
+	out = o = malloc(strlen(s) + n * nt + 1);
+	assert_non_null(out);
+	for (const char *p = s, *hit; ; p = hit + nf) {
+		hit = strstr(p, from);
+		if (!hit) {
+			strcpy(o, p);
+			break;
+		}
+		memcpy(o, p, (size_t)(hit - p));
+		o += hit - p;
+		memcpy(o, to, nt);
+		o += nt;
+	}
+	return out;
+}
+
+static void write_name_fixture(const struct scratch *s, const struct name_fixture *fx)
+{
+	char *text = slurp_file(fx->base, NULL);
+	FILE *f;
+
+	assert_non_null(text);
+	for (size_t i = 0; i < ARRAY_SIZE(fx->subs) && fx->subs[i].from; i++) {
+		char *next = replace_all(text, fx->subs[i].from, fx->subs[i].to);
+
+		if (!strcmp(next, text))
+			fail_msg("%s: no '%s' in %s", fx->file, fx->subs[i].from, fx->base);
+		free(text);
+		text = next;
+	}
+	f = fopen(path_in(s, fx->file), "w");
+	assert_non_null(f);
+	fputs(text, f);
+	if (fx->extra)
+		fputs(fx->extra, f);
+	fclose(f);
+	free(text);
+}
+
+/* Length of the well-formed UTF-8 sequence at @p (Unicode Table 3-7), 0 if none. */
+static size_t well_formed(const unsigned char *p, size_t left)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, lo = p[0] == 0xe0 ? 0xa0 : 0x80, hi = p[0] == 0xed ? 0x9f : 0xbf;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, lo = p[0] == 0xf0 ? 0x90 : 0x80, hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if (left < n || p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* @text is UTF-8 and holds no control character (C0 but '\n', DEL, C1). */
+static bool is_clean(const char *what, const char *text, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)text;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = well_formed(p + i, len - i);
+
+		if (!n) {
+			print_error("%s: byte %zu (0x%02x) is not UTF-8\n", what, i, p[i]);
+			return false;
+		}
+		if ((p[i] < 0x20 && p[i] != '\n') || p[i] == 0x7f ||
+		    (p[i] == 0xc2 && p[i + 1] < 0xa0)) {
+			print_error("%s: control character at byte %zu\n", what, i);
+			return false;
+		}
+		i += n;
+	}
+	return true;
+}
+
+static size_t leading(const char *line, char c)
+{
+	size_t n = 0;
+
+	while (line[n] == c)
+		n++;
+	return n;
+}
+
+/* Table rows of one width ending in '|', fences closed, no injected heading. */
+static bool is_md_intact(const char *what, const char *md)
+{
+	size_t fence = 0, cols = 0, nr_fenced = 0;
+
+	for (const char *line = md; *line;) {
+		size_t len = strcspn(line, "\n"), ticks = leading(line, '`');
+
+		if (fence) {
+			if (ticks >= fence && ticks == len)
+				fence = 0;
+			nr_fenced += !strncmp(line, "# injected", 10);
+		} else if (ticks >= 3) {
+			fence = ticks;
+		} else if (!strncmp(line, "# injected", 10)) {
+			print_error("%s: a name made a heading: %.*s\n", what, (int)len, line);
+			return false;
+		} else if (line[0] == '|') {
+			size_t pipes = 0;
+
+			for (size_t i = 0; i < len; i++) {
+				if (line[i] == '\\')
+					i++;	/* the escaped character is text */
+				else
+					pipes += line[i] == '|';
+			}
+			if (line[len - 1] != '|' || (cols && pipes != cols)) {
+				print_error("%s: table row broken: %.*s\n", what, (int)len, line);
+				return false;
+			}
+			cols = pipes;
+		} else {
+			cols = 0;
+		}
+		line += len + (line[len] == '\n');
+	}
+	if (fence)
+		print_error("%s: a fence of %zu backticks is never closed\n", what, fence);
+	else if (nr_fenced != 2)
+		print_error("%s: %zu explanations show the fence name, want 2\n", what, nr_fenced);
+	return !fence && nr_fenced == 2;
+}
+
+/* The JSON parses (RFC 8259 requires UTF-8: python3 reads it strictly). */
+static bool is_json(const char *what, const char *path)
+{
+	char cmd[PATH_MAX + 128];
+
+	if (!have_tool("python3")) {
+		printf("# skip: python3 absent, %s not parsed\n", path);
+		return true;
+	}
+	snprintf(cmd, sizeof(cmd), "python3 -m json.tool '%s' > /dev/null", path);
+	if (!system(cmd))
+		return true;
+	print_error("%s: python3 -m json.tool rejects it\n", what);
+	return false;
+}
+
+enum name_check { NC_TEXT, NC_MD, NC_JSON, NC_XML };
+
+/* What a case checks: the file OUT, what ucval printed, or analyze's --json file. */
+enum name_src { NC_OUT, NC_STDOUT, NC_STDERR, NC_JSON_FILE };
+
+struct name_case {
+	const char *what;
+	const char *args[10];		/* after "ucval", none: check only; DB, OUT, JSON, F0..F2 */
+	int status;
+	enum name_src checked;
+	enum name_check check;
+	const char *needle[2];		/* must appear, when not NULL */
+};
+
+static const struct name_case name_cases[] = {
+	{ "analyze table", { "analyze", "--db", "DB", "--json", "JSON", "F0", "F1", "F2" }, 1,
+	  NC_STDOUT, NC_TEXT, { EVIL_FILE_SHOWN ": ftrace-text", "'garbage \\x1b]0;L\\x07\\xff line'" } },
+	{ "analyze --json", { NULL }, 0, NC_JSON_FILE, NC_JSON,
+	  { "\"path\": \"", "ti-\xef\xbf\xbd\\u001b[2J.txt\"" } },
+	{ "analyze diagnostic", { "analyze", "nope-\x1b[2J\xff.txt" }, 2, NC_STDERR, NC_TEXT,
+	  { "cannot read 'nope-\\x1b[2J\\xff.txt'" } },
+	{ "report text", { "report", "DB", "-o", "OUT" }, 0, NC_OUT, NC_TEXT,
+	  { "100 (" EVIL_COMM_SHOWN ")", "/" EVIL_FILE_SHOWN } },
+	{ "report md", { "report", "DB", "--format", "md", "-o", "OUT" }, 0, NC_OUT, NC_MD,
+	  { "/ti-\\\\xff\\\\x1b\\[2J.txt",
+	    "100 (\\\\x1b\\]0;T\\\\x07\\\\x1b\\[2J\\\\xff\\|\\*)" } },
+	{ "report json", { "report", "DB", "--format", "json", "-o", "OUT" }, 0, NC_OUT, NC_JSON,
+	  { "\"comm\": \"\\u001b]0;T\\u0007\\u001b[2J\xef\xbf\xbd|*\"" } },
+	{ "report junit", { "report", "DB", "--format", "junit", "-o", "OUT" }, 0, NC_OUT, NC_XML,
+	  { "ti-\xef\xbf\xbd\xef\xbf\xbd[2J.txt" } },
+	{ "report html", { "report", "DB", "--format", "html", "-o", "OUT" }, 0, NC_OUT, NC_XML,
+	  { "100 (\xef\xbf\xbd]0;T\xef\xbf\xbd\xef\xbf\xbd[2J\xef\xbf\xbd|*)" } },
+	{ "report --diff", { "report", "--diff", "DB", "1", "2", "-o", "OUT" }, 0, NC_OUT, NC_TEXT,
+	  { "/" EVIL_FILE_SHOWN } },
+	{ "report --diff md", { "report", "--diff", "DB", "1", "2", "--format", "md", "-o", "OUT" },
+	  0, NC_OUT, NC_TEXT, { "/ti-\\\\xff\\\\x1b\\[2J.txt" } },
+	{ "report --diff json", { "report", "--diff", "DB", "1", "2", "--format", "json", "-o",
+				   "OUT" }, 0, NC_OUT, NC_JSON, { "ti-\xef\xbf\xbd\\u001b[2J.txt" } },
+};
+
+/* Whether the output of case @c passes; what fails is printed. */
+static bool is_name_output_ok(const struct name_case *c, const char *path, const char *text,
+			      size_t len)
+{
+	bool is_ok = is_clean(c->what, text, len);
+
+	for (size_t k = 0; k < ARRAY_SIZE(c->needle) && c->needle[k]; k++) {
+		if (!strstr(text, c->needle[k])) {
+			print_error("%s: no '%s' in:\n%s\n", c->what, c->needle[k], text);
+			is_ok = false;
+		}
+	}
+	if (c->check == NC_MD)
+		is_ok = is_md_intact(c->what, text) && is_ok;
+	else if (c->check == NC_JSON)
+		is_ok = is_json(c->what, path) && is_ok;
+	else if (c->check == NC_XML)
+		check_markup(path);
+	return is_ok;
+}
+
+/* An argument of a case as ucval gets it. */
+static const char *name_arg(const struct scratch *s, const char *a, const char *out)
+{
+	if (!strcmp(a, "DB"))
+		return s->db;
+	if (!strcmp(a, "OUT"))
+		return out;
+	if (!strcmp(a, "JSON"))
+		return path_in(s, "analyze.json");
+	if (a[0] == 'F' && a[1] >= '0' && a[1] < '0' + (int)ARRAY_SIZE(name_fixtures) && !a[2])
+		return path_in(s, name_fixtures[a[1] - '0'].file);
+	return a;
+}
+
+/* Run case @c, if it runs ucval; the file to check is then @out. */
+static void run_name_case(const struct scratch *s, const struct name_case *c, char *out,
+			  size_t size)
+{
+	const char *args[MAX_ARGS] = { NULL };
+	struct run r;
+	size_t n = 0;
+
+	for (size_t k = 0; k < ARRAY_SIZE(c->args) && c->args[k]; k++)
+		args[n++] = name_arg(s, c->args[k], out);
+	if (n) {
+		run_ucval(args, c->checked == NC_STDOUT ? out : NULL, &r);
+		if (r.status != c->status)
+			fail_msg("%s: exit %d, want %d: %s", c->what, r.status, c->status, r.err);
+	}
+	if (c->checked == NC_STDERR) {
+		FILE *f = fopen(out, "w");
+
+		assert_non_null(f);
+		fputs(r.err, f);
+		fclose(f);
+	} else if (c->checked == NC_JSON_FILE) {
+		snprintf(out, size, "%s", path_in(s, "analyze.json"));
+	}
+}
+
+/*
+ * Comms, file and cgroup paths and skipped lines of any bytes: every output
+ * is UTF-8 without a control character, JSON parses, XML is well-formed,
+ * and a name cannot close a markdown fence or break a table row.
+ */
+static void test_names(void **state)
+{
+	const struct scratch *s = *state;
+	size_t nr_bad = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(name_fixtures); i++)
+		write_name_fixture(s, &name_fixtures[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(name_cases); i++) {
+		const struct name_case *c = &name_cases[i];
+		char out[PATH_MAX];
+		size_t len;
+		char *text;
+
+		snprintf(out, sizeof(out), "%s/name-%zu.out", s->dir, i);
+		run_name_case(s, c, out, sizeof(out));
+		text = slurp_file(out, &len);
+		assert_non_null(text);
+		if (!is_name_output_ok(c, out, text, len)) {
+			print_error("case %zu (%s) failed\n", i, c->what);
+			nr_bad++;
+		}
+		free(text);
+	}
+	if (nr_bad)
+		fail_msg("%zu of %zu cases failed", nr_bad, ARRAY_SIZE(name_cases));
+}
+
 /* --- a 10-minute trace of 8 CPUs: the HTML stays small --------------------- */
 
 static void test_big_html(void **state)
@@ -686,14 +1018,41 @@ static const struct escape_case escape_cases[] = {
 	{ "xml cut sequence", REP_STYLE_HTML, "a\xe2\x82", "a\xef\xbf\xbd\xef\xbf\xbd" },
 	{ "xml overlong", REP_STYLE_HTML, "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd" },
 	{ "xml surrogate", REP_STYLE_HTML, "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
+	{ "xml U+FFFE U+FFFF", REP_STYLE_HTML, "a\xef\xbf\xbe\xef\xbf\xbfz",
+	  "a\xef\xbf\xbd\xef\xbf\xbdz" },
+	{ "xml DEL", REP_STYLE_HTML, "a\x7fz", "a\xef\xbf\xbdz" },
+	{ "xml C1 NEL and CSI", REP_STYLE_HTML, "a\xc2\x85\xc2\x9b" "2J",
+	  "a\xef\xbf\xbd\xef\xbf\xbd" "2J" },
+	{ "xml ESC sequence", REP_STYLE_HTML, "\x1b[2J", "\xef\xbf\xbd[2J" },
+	{ "xml U+00A0 kept", REP_STYLE_HTML, "\xc2\xa0", "\xc2\xa0" },
 	{ "md table", REP_STYLE_MD, "a|b*c`d", "a\\|b\\*c\\`d" },
 	{ "md html", REP_STYLE_MD, "<idle> & x", "&lt;idle&gt; &amp; x" },
-	{ "md newline", REP_STYLE_MD, "a\nb", "a b" },
+	{ "md newline", REP_STYLE_MD, "a\nb", "a\\\\nb" },
+	{ "md carriage return", REP_STYLE_MD, "a\r|b", "a\\\\r\\|b" },
+	{ "md fence and heading", REP_STYLE_MD, "\n```\n# injected",
+	  "\\\\n\\`\\`\\`\\\\n# injected" },
+	{ "md ESC", REP_STYLE_MD, "\x1b[2J", "\\\\x1b\\[2J" },
+	{ "md bad byte", REP_STYLE_MD, "a\xff", "a\\\\xff" },
+	{ "md utf-8 kept", REP_STYLE_MD, "caf\xc3\xa9", "caf\xc3\xa9" },
 	{ "text as is", REP_STYLE_TEXT, "<a|b>", "<a|b>" },
+	{ "text utf-8 kept", REP_STYLE_TEXT, "caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac" },
+	{ "text clear screen", REP_STYLE_TEXT, "\x1b[2J", "\\x1b[2J" },
+	{ "text window title", REP_STYLE_TEXT, "\x1b]0;pwned\x07", "\\x1b]0;pwned\\x07" },
+	{ "text tab newline return", REP_STYLE_TEXT, "a\tb\nc\rd", "a\\tb\\nc\\rd" },
+	{ "text DEL", REP_STYLE_TEXT, "a\x7f", "a\\x7f" },
+	{ "text C1 CSI", REP_STYLE_TEXT, "\xc2\x9b" "2J", "\\u009b2J" },
+	{ "text bad byte", REP_STYLE_TEXT, "app\xff", "app\\xff" },
+	{ "text C1 byte alone", REP_STYLE_TEXT, "\x9b" "2J", "\\x9b2J" },
+	{ "text overlong", REP_STYLE_TEXT, "\xc0\xaf", "\\xc0\\xaf" },
+	{ "text surrogate", REP_STYLE_TEXT, "\xed\xa0\x80", "\\xed\\xa0\\x80" },
+	{ "text cut sequence", REP_STYLE_TEXT, "\xe2\x82", "\\xe2\\x82" },
+	{ "text backslash", REP_STYLE_TEXT, "\\x1b", "\\\\x1b" },
 };
 
 static void test_escape(void **state)
 {
+	size_t nr_bad = 0;
+
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(escape_cases); i++) {
 		const struct escape_case *c = &escape_cases[i];
@@ -705,10 +1064,84 @@ static void test_escape(void **state)
 		assert_non_null(f);
 		rep_doc_escaped(&doc, c->in);
 		fclose(f);
-		if (strcmp(buf, c->want))
-			fail_msg("case %zu (%s): got '%s' want '%s'", i, c->what, buf, c->want);
+		if (strcmp(buf, c->want)) {
+			print_error("case %zu (%s): got '%s' want '%s'\n", i, c->what, buf,
+				    c->want);
+			nr_bad++;
+		}
 		free(buf);
 	}
+	if (nr_bad)
+		fail_msg("%zu of %zu cases failed", nr_bad, ARRAY_SIZE(escape_cases));
+}
+
+/* A block: preformatted text, or a field/value table of two rows. */
+struct block_case {
+	const char *what;
+	enum rep_style style;
+	const char *pre;		/* rep_doc_pre()'s text; NULL: the table */
+	const char *cells[4];		/* the table, row by row */
+	const char *want;
+};
+
+static const struct block_case block_cases[] = {
+	{ "md fence", REP_STYLE_MD, "MS1   floor util 512\n", { NULL },
+	  "```\nMS1   floor util 512\n```\n" },
+	{ "md fence closed by a comm", REP_STYLE_MD, "VT2   pid 200 (b\n```\n# x) effective 0\n",
+	  { NULL }, "````\nVT2   pid 200 (b\n```\n# x) effective 0\n````\n" },
+	{ "md fence longer than any run", REP_STYLE_MD, "group /a````b\n", { NULL },
+	  "`````\ngroup /a````b\n`````\n" },
+	{ "md fence: ESC and tab escaped", REP_STYLE_MD, "a\x1b[2J\tb", { NULL },
+	  "```\na\\x1b[2J\\tb\n```\n" },
+	{ "text lines: controls escaped", REP_STYLE_TEXT, "a\x1b]0;t\x07\nb\xff\n", { NULL },
+	  "    a\\x1b]0;t\\x07\n    b\\xff\n" },
+	{ "md fence of nothing", REP_STYLE_MD, "", { NULL }, "```\n\n```\n" },
+	{ "text lines: the last one ended", REP_STYLE_TEXT, "a\n\nb", { NULL },
+	  "    a\n    \n    b\n" },
+	{ "html pre", REP_STYLE_HTML, "a\x1b\n", { NULL }, "<pre>a\xef\xbf\xbd\n</pre>\n" },
+	{ "text table: escaped width", REP_STYLE_TEXT, NULL, { "comm", "\x1b[2J", "x", "y" },
+	  "  comm  \\x1b[2J\n  x     y\n" },
+	{ "text table: tab", REP_STYLE_TEXT, NULL, { "a\tb", "1", "x", "2" },
+	  "  a\\tb  1\n  x     2\n" },
+	{ "md table: newline and pipe", REP_STYLE_MD, NULL, { "comm", "b\n|x", "x", "y" },
+	  "| field | value |\n|---|---|\n| comm | b\\\\n\\|x |\n| x | y |\n" },
+};
+
+/* Blocks whose text is a name: escaped, and a fence no name can close. */
+static void test_blocks(void **state)
+{
+	static const struct rep_col cols[] = { { "field", false }, { "value", false } };
+	size_t nr_bad = 0;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(block_cases); i++) {
+		const struct block_case *c = &block_cases[i];
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		struct rep_doc doc = { .out = f, .style = c->style };
+		struct rep_table tab;
+
+		assert_non_null(f);
+		if (c->pre) {
+			rep_doc_pre(&doc, c->pre);
+		} else {
+			rep_table_init(&tab, cols, ARRAY_SIZE(cols));
+			tab.is_kv = true;
+			for (size_t k = 0; k < ARRAY_SIZE(c->cells); k++)
+				rep_table_cell(&tab, "%s", c->cells[k]);
+			assert_int_equal(rep_doc_table(&doc, &tab), 0);
+			rep_table_free(&tab);
+		}
+		fclose(f);
+		if (strcmp(buf, c->want)) {
+			print_error("case %zu (%s): got\n%swant\n%s", i, c->what, buf, c->want);
+			nr_bad++;
+		}
+		free(buf);
+	}
+	if (nr_bad)
+		fail_msg("%zu of %zu cases failed", nr_bad, ARRAY_SIZE(block_cases));
 }
 
 struct fmt_case {
@@ -983,6 +1416,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_fmt),
 		cmocka_unit_test_setup_teardown(test_outfile, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_outfile_targets, scratch_setup,
@@ -999,6 +1433,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_v2_html, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_schema1, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_big_html, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_names, scratch_setup, scratch_teardown),
 	};
 
 	if (!getenv("UCVAL")) {
