@@ -16,6 +16,7 @@
 #include "analyze/store/db.h"
 #include "lib/modelopt.h"
 #include "lib/optnum.h"
+#include "lib/utf8.h"
 #include "ucval.h"
 
 static const char analyze_usage[] =
@@ -196,8 +197,9 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 			fputs(analyze_usage, stdout);
 			return 1;
 		default:
-			fprintf(stderr, "ucval analyze: unknown option '%s'\n\n%s",
-				argv[optind - 1], analyze_usage);
+			fputs("ucval analyze: unknown option '", stderr);
+			an_utf8_fputs(stderr, argv[optind - 1], 0);
+			fprintf(stderr, "'\n\n%s", analyze_usage);
 			return -1;
 		}
 	}

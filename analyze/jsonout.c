@@ -14,6 +14,7 @@
 #include "lib/json.h"
 #include "lib/outfile.h"
 #include "lib/stdout.h"
+#include "lib/utf8.h"
 
 /* Room for a part's path: the directory and an eight-digit index. */
 #define PART_PATH_LEN	4096
@@ -65,9 +66,11 @@ int an_jsonout_part_close(FILE *part, const char *trace)
 		err = errno ? -errno : -EIO;
 	if (fclose(part) && !err)
 		err = errno ? -errno : -EIO;
-	if (err)
-		fprintf(stderr, "ucval analyze: cannot write the JSON of '%s': %s\n", trace,
-			strerror(-err));
+	if (err) {
+		fputs("ucval analyze: cannot write the JSON of '", stderr);
+		an_utf8_fputs(stderr, trace, 0);
+		fprintf(stderr, "': %s\n", strerror(-err));
+	}
 	return err;
 }
 

@@ -14,15 +14,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analyze/console.h"
 #include "analyze/jsonout.h"
 #include "analyze/run.h"
 #include "analyze/save.h"
 #include "analyze/store/db.h"
 #include "analyze/stream.h"
-#include "analyze/console.h"
 #include "analyze/tracerun.h"
 #include "lib/exit.h"
 #include "lib/stdout.h"
+#include "lib/utf8.h"
 
 /* Events between two progress lines on a terminal. */
 #define PROGRESS_EVERY	1000000
@@ -42,7 +43,17 @@ static int worse(int a, int b)
 
 static void progress(void *ctx, uint64_t n)
 {
-	fprintf(stderr, "\r%s: %llu events", (const char *)ctx, (unsigned long long)n);
+	fputc('\r', stderr);
+	an_utf8_fputs(stderr, ctx, 0);
+	fprintf(stderr, ": %llu events", (unsigned long long)n);
+}
+
+/* "ucval analyze: 'PATH': WHAT", the path escaped for the terminal. */
+static void path_error(const char *path, const char *what)
+{
+	fputs("ucval analyze: '", stderr);
+	an_utf8_fputs(stderr, path, 0);
+	fprintf(stderr, "': %s\n", what);
 }
 
 /*
@@ -170,8 +181,7 @@ static int output_trace(struct job *j, const struct an_diag *err)
 		ret = -1;
 	if (j->out) {
 		if (fclose(j->out) || !is_whole) {
-			fprintf(stderr, "ucval analyze: '%s': out of memory for its table\n",
-				j->path);
+			path_error(j->path, "out of memory for its table");
 			ret = -1;
 		}
 		if (j->buf)
@@ -305,7 +315,7 @@ static struct job *job_new(const struct an_run_opts *o, int i, const char *json_
 	struct job *j = calloc(1, sizeof(*j));
 
 	if (!j) {
-		fprintf(stderr, "ucval analyze: '%s': out of memory\n", o->traces[i]);
+		path_error(o->traces[i], "out of memory");
 		*status = UCVAL_EXIT_USAGE;
 		return NULL;
 	}
@@ -313,8 +323,7 @@ static struct job *job_new(const struct an_run_opts *o, int i, const char *json_
 	if (!o->is_quiet) {
 		j->out = open_memstream(&j->buf, &j->len);
 		if (!j->out) {
-			fprintf(stderr, "ucval analyze: '%s': out of memory for its table\n",
-				o->traces[i]);
+			path_error(o->traces[i], "out of memory for its table");
 			*status = UCVAL_EXIT_USAGE;
 		}
 	}
