@@ -107,6 +107,27 @@ static struct an_reader *reader_new(const char *path)
  * file is opened again (its tap reads the rest itself); any other input is
  * copied, @head first, into a temporary file they open instead.
  */
+/*
+ * Text or HTML from @fp. Its CPU count may need a first pass (text.h): over
+ * a second stream of a regular file, so that the hashed stream is read
+ * once; over a borrowed stream itself, which is then rewound (it seeks).
+ */
+static int open_text(struct an_reader *r, FILE *fp, bool is_html, const void *probe,
+		     size_t n, struct an_diag *d)
+{
+	FILE *scan = NULL;
+	int err;
+
+	if (!r->src)
+		scan = fp;
+	else if (an_source_is_file(r->src))
+		scan = fopen(r->path, "re");
+	err = an_text_open(fp, scan, is_html, &r->info, probe, n, &r->text, d);
+	if (scan && scan != fp)
+		fclose(scan);
+	return err;
+}
+
 static int open_dat(struct an_reader *r, const void *head, size_t len, struct an_diag *d)
 {
 	const char *path = r->path;
@@ -161,8 +182,7 @@ static int open_fp(struct an_reader *r, FILE *fp, struct an_diag *d)
 			r->is_budgeted = true;
 			an_source_set_budget(r->src, NO_EVENT_MAX);
 		}
-		err = an_text_open(fp, fmt == AN_FORMAT_HTML, &r->info, probe, n,
-				   &r->text, d);
+		err = open_text(r, fp, fmt == AN_FORMAT_HTML, probe, n, d);
 		break;
 	default:
 		err = an_diag_fail(d, AN_E_FORMAT,

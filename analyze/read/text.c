@@ -16,8 +16,8 @@
  *
  * A text trace without a CPU-count header (a trace_pipe capture) names its
  * CPUs only in its events. The replay sizes its model on the first event, so
- * when the stream can seek, an_text_open() reads the file once ahead and
- * reports the highest CPU the events name as the count.
+ * for a regular file an_text_open() reads a second stream of it once ahead
+ * and reports the highest CPU the events name as the count.
  */
 #define _GNU_SOURCE	/* memmem() */
 #include <errno.h>
@@ -422,25 +422,25 @@ static int scan_cpus(struct an_text *t, struct an_diag *d)
 }
 
 /*
- * When @t's stream can seek: the CPU count from a first pass, then back to
- * where the reading starts, @head in the buffer again. A pipe is read once.
+ * With @scan, a second stream of the same file: the CPU count from a first
+ * pass over it, the reading itself untouched (its bytes go through the
+ * trace's hash once). @head is the file's start, already in the buffer.
  */
-static int learn_cpus(struct an_text *t, const void *head, size_t head_len,
+static int learn_cpus(struct an_text *t, FILE *scan, const void *head, size_t head_len,
 		      struct an_diag *d)
 {
 	struct an_text start = *t;
-	off_t pos = ftello(t->fp);
 	int err;
 
-	if (pos < 0 || fseeko(t->fp, pos, SEEK_SET)) {
-		clearerr(t->fp);
+	if (!scan || fseeko(scan, (off_t)head_len, SEEK_SET))
 		return 0;
-	}
+	t->fp = scan;
 	err = scan_cpus(t, d);
 	*t = start;
 	memcpy(t->buf, head, head_len);
-	clearerr(t->fp);
-	if (!err && fseeko(t->fp, pos, SEEK_SET))
+	clearerr(scan);
+	/* @scan may be @t's own stream: back to where @head ends */
+	if (!err && scan == t->fp && fseeko(scan, (off_t)head_len, SEEK_SET))
 		err = an_diag_fail(d, -errno, "cannot seek back after counting the CPUs: %s",
 				   strerror(errno));
 	return err;
@@ -449,6 +449,9 @@ static int learn_cpus(struct an_text *t, const void *head, size_t head_len,
 /**
  * an_text_open() - start reading ftrace text or systrace HTML from @fp
  * @fp: stream positioned at the start of the file, borrowed
+ * @scan: another stream of the same file for a first pass that learns the
+ *	  CPU count when no header gives it, borrowed; NULL when the input can
+ *	  be read only once (a pipe)
  * @is_html: true to read only the trace text of the HTML
  * @info: reader metadata to update, borrowed
  * @head: bytes already read from @fp (format detection), read first
@@ -459,7 +462,7 @@ static int learn_cpus(struct an_text *t, const void *head, size_t head_len,
  * Return: 0, -ENOMEM or a negative errno (a read or seek error of the first
  * pass).
  */
-int an_text_open(FILE *fp, bool is_html, struct an_reader_info *info,
+int an_text_open(FILE *fp, FILE *scan, bool is_html, struct an_reader_info *info,
 		 const void *head, size_t head_len, struct an_text **out,
 		 struct an_diag *d)
 {
@@ -479,7 +482,7 @@ int an_text_open(FILE *fp, bool is_html, struct an_reader_info *info,
 	t->fp = fp;
 	t->is_html = is_html;
 	t->info = info;
-	err = learn_cpus(t, head, head_len, d);
+	err = learn_cpus(t, scan, head, head_len, d);
 	if (err) {
 		an_text_close(t);
 		return err;

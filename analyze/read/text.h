@@ -23,6 +23,9 @@ struct an_text;
 /**
  * an_text_open() - start reading ftrace text or systrace HTML from @fp
  * @fp: stream positioned at the start of the file, borrowed
+ * @scan: another stream of the same file, borrowed, for the first pass
+ *	  below; @fp itself when it can seek (it is then rewound to where
+ *	  @head ends); NULL when the input can be read only once (a pipe)
  * @is_html: true to read only the trace text of the HTML
  * @info: reader metadata to update (nr_cpus from "#P:N"/"cpus=N" or from
  *	  the lines), borrowed
@@ -31,15 +34,14 @@ struct an_text;
  * @out: the new reader, freed with an_text_close()
  * @d: diagnostic on failure
  *
- * When @fp can seek and no CPU-count header comes before the first event, a
- * first pass reads it to the end and sets info->nr_cpus to the highest CPU
- * the lines name plus one, then goes back to where @head ends: the count is
- * known before the first event. A pipe is read once, and the count stays 0.
+ * With @scan and no CPU-count header before the first event, a first pass
+ * over @scan reads the file to the end and sets info->nr_cpus to the highest
+ * CPU the lines name plus one: the count is known before the first event.
+ * @fp itself is read once. Without @scan the count stays 0.
  *
- * Return: 0, -ENOMEM or a negative errno (the first pass failed to read or
- * to seek back).
+ * Return: 0, -ENOMEM or a negative errno (the first pass failed to read).
  */
-int an_text_open(FILE *fp, bool is_html, struct an_reader_info *info,
+int an_text_open(FILE *fp, FILE *scan, bool is_html, struct an_reader_info *info,
 		 const void *head, size_t head_len, struct an_text **out,
 		 struct an_diag *d);
 
