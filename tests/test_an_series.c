@@ -545,14 +545,23 @@ static void test_db_views(void **state)
 		const char *want;
 	} rows[] = {
 		{ "SELECT check_id, n_traces, n_pass, n_fail, n_windows FROM v_check_summary"
-		  " WHERE check_id = 'rq_clamp'", "rq_clamp|17|1|1|2" },
+		  " WHERE check_id = 'rq_clamp'", "rq_clamp|25|4|2|3" },
 		{ "SELECT cpu, rule, duration_ns, explain IS NOT NULL FROM v_mismatch_detail"
 		  " WHERE check_id = 'rq_clamp' ORDER BY ts_start_ns",
-		  "1|VR4|1050000|1;1|VR11|1000000|1" },
+		  "1|VR4|1050000|1;1|VR11|1000000|1;1|VR4|1100000|1" },
 		{ "SELECT uclamp_min, uclamp_max FROM clamp_intervals JOIN traces USING(trace_id)"
 		  " WHERE path = 'traces/rq_clamp-fail.txt' AND cpu = 1"
 		  " AND ts_start_ns <= 10003050000 AND ts_end_ns > 10003050000", "256|768" },
 		{ "PRAGMA user_version", "3" },
+		/* the followed events each fixture has none of (analyze/evlist.h) */
+		{ "SELECT events_not_recorded FROM traces"
+		  " WHERE path = 'traces/trace_integrity-migrate-pass.txt'",
+		  "sched_wakeup_new sched_process_fork sched_process_exit sched_process_free"
+		  " cpu_idle" },
+		{ "SELECT events_not_recorded FROM traces"
+		  " WHERE path = 'traces/trace_integrity-nomigrate-pass.txt'",
+		  "sched_wakeup_new sched_migrate_task sched_process_fork sched_process_exit"
+		  " sched_process_free cpu_idle" },
 	};
 	char buf[1024];
 
@@ -596,7 +605,7 @@ static void test_readme_queries(void **state)
 {
 	static const char *const first_row[] = {
 		"traces/freq_above_max_clamp-fail.txt|freq_above_max_clamp|FAIL|4|2",
-		"freq_above_max_clamp|17|4|2|11|3|19000000",
+		"trace_integrity|25|22|3|0|6|600000",
 		"traces/freq_below_min_clamp-fail.txt|5.0",
 		"0|500000|28.8|30.9",
 		"NULL|4|0.5",
