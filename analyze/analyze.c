@@ -42,6 +42,7 @@ static void fill_replay(struct an_summary *sum, const struct an_replay *r)
 	sum->nr_resets = r->nr_resets;
 	sum->nr_learnt = r->nr_learnt;
 	sum->nr_requests = r->nr_requests;
+	sum->nr_unrecorded = r->nr_unrecorded;
 	memcpy(sum->notes, r->notes, sizeof(sum->notes));
 	sum->nr_notes = r->nr_notes;
 }
@@ -110,6 +111,7 @@ out_free:
 struct feed_slot {
 	int ret;		/* of an_reader_next() */
 	int nr_cpus;		/* an_reader_info.nr_cpus after it */
+	uint32_t ev_unlisted;	/* unlisted_of() after it */
 	size_t size;		/* bytes of @ev handed over */
 	struct an_diag *ed;	/* ret < 0: the diagnostic */
 	char *name;		/* copies the event points to */
@@ -232,6 +234,15 @@ static bool has_batch(struct feed *f)
 	return atomic_load(&f->filled) != atomic_load(&f->taken);
 }
 
+/*
+ * The event types the capture's own list lacks (an_reader_info.ev_listed):
+ * not recorded, for certain (an_replay_opts.ev_unlisted).
+ */
+static uint32_t unlisted_of(const struct an_reader_info *info)
+{
+	return info->ev_list == AN_EV_LIST_NONE ? 0 : ~info->ev_listed;
+}
+
 /* Decode the next event into @s (the reader's thread). */
 static void read_one(struct feed *f, struct feed_slot *s)
 {
@@ -240,6 +251,7 @@ static void read_one(struct feed *f, struct feed_slot *s)
 	an_diag_clear(&f->red);
 	s->ret = an_reader_next(f->rd, ev, &f->red);
 	s->nr_cpus = f->info->nr_cpus;
+	s->ev_unlisted = unlisted_of(f->info);
 	if (s->ret < 0) {
 		if (!s->ed)
 			s->ed = malloc(sizeof(*s->ed));
@@ -335,10 +347,11 @@ static bool feed_start(struct feed *f, void *(*fn)(void *), void *arg)
 /*
  * The next event: the reader's return, with the event in f->ev (ret > 0)
  * or the diagnostic in *@ed (ret < 0), both valid until the next call; and
- * the CPU count the reader knew. Not to be called again after an end (0)
- * or an unrecoverable error.
+ * the CPU count and the unlisted event types the reader knew. Not to be
+ * called again after an end (0) or an unrecoverable error.
  */
-static int feed_next(struct feed *f, const struct an_diag **ed, int *nr_cpus)
+static int feed_next(struct feed *f, const struct an_diag **ed, int *nr_cpus,
+		     uint32_t *unlisted)
 {
 	struct feed_batch *b = f->batch[atomic_load(&f->taken) % FEED_BATCHES];
 	struct feed_slot *s;
@@ -350,6 +363,7 @@ static int feed_next(struct feed *f, const struct an_diag **ed, int *nr_cpus)
 		ret = an_reader_next(f->rd, &f->ev, &f->ed);
 		*ed = &f->ed;
 		*nr_cpus = f->info->nr_cpus;
+		*unlisted = unlisted_of(f->info);
 		return ret;
 	}
 	if (!f->has_batch || f->at == b->n) {
@@ -365,6 +379,7 @@ static int feed_next(struct feed *f, const struct an_diag **ed, int *nr_cpus)
 	s = &b->slot[f->at++];
 	*ed = s->ed;
 	*nr_cpus = s->nr_cpus;
+	*unlisted = s->ev_unlisted;
 	if (s->ret > 0)
 		memcpy(&f->ev, s->ev, s->size);
 	return s->ret;
@@ -447,6 +462,7 @@ static void replay_loop(struct run *u)
 		const struct an_event *ev = &f->ev;
 		const struct an_diag *ed;
 		int nr_cpus, err;
+		uint32_t unlisted;
 		uint64_t t0 = 0, t1 = 0;
 
 		if (u->probe_left) {
@@ -456,7 +472,7 @@ static void replay_loop(struct run *u)
 			}
 			t0 = mono_ns();
 		}
-		err = feed_next(f, &ed, &nr_cpus);
+		err = feed_next(f, &ed, &nr_cpus, &unlisted);
 		if (t0) {
 			t1 = mono_ns();
 			u->read_ns += t1 - t0;
@@ -475,6 +491,8 @@ static void replay_loop(struct run *u)
 		}
 		if (!r->is_started && !u->opts->replay.nr_cpus)
 			r->opts.nr_cpus = (unsigned int)(nr_cpus > 0 ? nr_cpus : 0);
+		if (!r->is_started && !u->opts->replay.ev_unlisted)
+			r->opts.ev_unlisted = unlisted;
 		if (!sum->has_events || ev->ts_ns < sum->t_start_ns)
 			sum->t_start_ns = ev->ts_ns;
 		if (!sum->has_events || ev->ts_ns > sum->t_end_ns)
@@ -570,6 +588,13 @@ int an_analyze_path(const char *path, const struct an_analyze_opts *opts,
 		goto out_free;
 	sum->n_unknown = info->nr_unknown;
 	sum->nr_cpus = info->nr_cpus > 0 ? (unsigned int)info->nr_cpus : 0;
+	sum->ev_list = info->ev_list;
+	sum->ev_listed = info->ev_list == AN_EV_LIST_NONE ? 0 : info->ev_listed;
+	if (r->is_started && r->nr_unrecorded &&
+	    an_replay_is_unrecorded(r, AN_EV_SCHED_MIGRATE_TASK, NULL))
+		an_replay_note(r, "no sched_migrate_task events: %llu task moves between cpus "
+			       "taken as migrations the capture did not record; what they "
+			       "leave unknown is UNDECIDED", (unsigned long long)r->nr_unrecorded);
 	if (r->is_started && sum->n_type[AN_EV_SCHED_SWITCH] &&
 	    !sum->n_type[AN_EV_SCHED_WAKEUP] && !sum->n_type[AN_EV_SCHED_WAKEUP_NEW])
 		an_replay_note(r, "no sched_wakeup events: a task counts as queued only "

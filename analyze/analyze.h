@@ -12,6 +12,7 @@
 #include "analyze/checks/check.h"
 #include "lib/diag.h"
 #include "analyze/read/event.h"
+#include "analyze/read/readinfo.h"
 #include "analyze/read/source.h"
 #include "analyze/replay/replay.h"
 
@@ -72,6 +73,10 @@ struct an_analyze_opts {
  * @nr_resets: times the replay forgot the runqueues
  * @nr_learnt: tasks found running that no event had queued
  * @nr_requests: requests given to the model
+ * @nr_unrecorded: task moves between CPUs taken as migrations the capture
+ *		   did not record (no sched_migrate_task)
+ * @ev_list: the capture's own list of its events, if any (readinfo.h)
+ * @ev_listed: the event types it names (AN_EV_BIT()), 0 without a list
  * @notes: assumptions the analysis made
  * @nr_notes: how many
  */
@@ -102,6 +107,9 @@ struct an_summary {
 	uint64_t nr_resets;
 	uint64_t nr_learnt;
 	uint64_t nr_requests;
+	uint64_t nr_unrecorded;
+	enum an_ev_list ev_list;
+	uint32_t ev_listed;
 	char notes[AN_REPLAY_MAX_NOTES][AN_REPLAY_NOTE_LEN];
 	unsigned int nr_notes;
 };

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "analyze/console.h"
+#include "analyze/evlist.h"
 #include "lib/utf8.h"
 
 static void print_ts(FILE *out, uint64_t ns)
@@ -78,6 +79,35 @@ static void print_summary(FILE *out, const struct an_tracerun *t)
 		s->model_source ? s->model_source : "default", s->nr_cpus_known, s->nr_cpus_model);
 }
 
+/*
+ * The events the trace recorded, and those the replay follows that it did
+ * not (docs/analyze.md, "What a capture did not record").
+ */
+static void print_events(FILE *out, const struct an_summary *s)
+{
+	char names[AN_EVLIST_NAMES_LEN];
+	const char *list = an_evlist_list_name(s);
+	unsigned int n;
+
+	if (!s->has_events)
+		return;
+	an_evlist_names(s, AN_EVLIST_RECORDED, names, sizeof(names));
+	fprintf(out, "  events recorded: %s\n", names);
+	n = an_evlist_names(s, AN_EVLIST_MISSING, names, sizeof(names));
+	if (!n)
+		return;
+	fprintf(out, "  events not recorded: %s (none seen", names);
+	if (!list)
+		fputs("; ftrace text lists no enabled events", out);
+	else if (an_evlist_names(s, AN_EVLIST_UNLISTED, names, sizeof(names)) == n)
+		fprintf(out, ", not in the %s", list);
+	else if (names[0])
+		fprintf(out, "; not in the %s: %s", list, names);
+	else
+		fprintf(out, "; all in the %s", list);
+	fputs(")\n", out);
+}
+
 static void print_verdicts(FILE *out, const struct an_tracerun *t)
 {
 	fprintf(out, "  %-22s %-9s %9s %7s %9s\n", "check", "verdict", "checked", "failed",
@@ -102,6 +132,7 @@ int an_console_print(FILE *out, struct an_tracerun *t)
 	struct show_ctx sc = { .out = out };
 
 	print_summary(out, t);
+	print_events(out, s);
 	print_verdicts(out, t);
 	an_winbuf_for_each(&t->wins, show_window, &sc);
 	for (int i = 0; i < AN_CHECK__COUNT; i++)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/evlist.h"
 #include "analyze/jsonout.h"
 #include "lib/json.h"
 #include "lib/outfile.h"
@@ -129,6 +130,32 @@ static void verdicts(struct rep_json *j, const struct an_tracerun *t)
 	rep_json_end(j);
 }
 
+/* The names of @which, as an array @key. */
+static void event_names(struct rep_json *j, const char *key, const struct an_summary *s,
+			enum an_evlist_which which)
+{
+	rep_json_arr(j, key, true);
+	for (int type = 0; type < AN_EV__COUNT; type++)
+		if (an_evlist_has(s, which, (enum an_event_type)type))
+			rep_json_str(j, NULL, an_event_type_name((enum an_event_type)type));
+	rep_json_end(j);
+}
+
+/*
+ * Which events the trace recorded, which of those the replay follows it
+ * lacks, and which of them its own list says were not enabled.
+ */
+static void events(struct rep_json *j, const struct an_summary *s)
+{
+	rep_json_break(j, ARRAY_COL);
+	rep_json_obj(j, "events", true);
+	rep_json_str(j, "evidence", an_evlist_evidence(s));
+	event_names(j, "recorded", s, AN_EVLIST_RECORDED);
+	event_names(j, "not_recorded", s, AN_EVLIST_MISSING);
+	event_names(j, "not_enabled", s, AN_EVLIST_UNLISTED);
+	rep_json_end(j);
+}
+
 static void notes(struct rep_json *j, const struct an_summary *s)
 {
 	rep_json_break(j, ARRAY_COL);
@@ -166,6 +193,7 @@ void an_jsonout_trace(FILE *out, struct an_tracerun *t, const struct an_diag *er
 	rep_json_arr(&j, "windows", true);
 	an_winbuf_for_each(&t->wins, window, &j);
 	rep_json_end(&j);
+	events(&j, &t->sum);
 	notes(&j, &t->sum);
 	rep_json_end(&j);
 }

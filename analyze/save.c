@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "analyze/evlist.h"
 #include "analyze/save.h"
 
 /* Room for an ISO 8601 UTC time, "2024-01-01T00:00:00Z". */
@@ -70,18 +71,20 @@ static int add_verdicts(struct an_db *db, const struct an_tracerun *t, struct an
 int an_save_trace(struct an_db *db, const char *options, struct an_tracerun *t,
 		  struct an_diag *d)
 {
-	char when[WHEN_LEN];
+	char when[WHEN_LEN], missing[AN_EVLIST_NAMES_LEN];
 	struct an_db_trace row = {
 		.path = t->path, .format = t->sum.format, .sha256 = t->sha256,
 		.n_events = t->sum.n_events, .t_start_ns = (int64_t)t->sum.t_start_ns,
 		.t_end_ns = (int64_t)t->sum.t_end_ns, .model = t->model, .options = options,
 		.kernel = t->sum.kernel[0] ? t->sum.kernel : NULL, .analyzed_at = when,
+		.events_not_recorded = missing,
 	};
 	struct db_ctx ctx = { db, d };
 	int64_t id;
 	int err;
 
 	now_iso8601(when, sizeof(when));
+	an_evlist_names(&t->sum, AN_EVLIST_MISSING, missing, sizeof(missing));
 	err = t->is_streamed ? 0 : an_db_trace_begin(db, &row, &id, d);
 	if (err)
 		return err;

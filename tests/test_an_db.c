@@ -345,7 +345,7 @@ static void test_upgrade_v1(void **state)
 		"DROP VIEW freq_intervals", "DROP TABLE clamp_interval_chunks",
 		"DROP TABLE freq_interval_chunks", "DROP TABLE freq_residency",
 		"DROP TABLE task_requests", "ALTER TABLE mismatches DROP COLUMN explain",
-		"PRAGMA user_version = 1",
+		"ALTER TABLE traces DROP COLUMN events_not_recorded", "PRAGMA user_version = 1",
 	};
 	struct tmpdb t;
 	struct an_db *db;
@@ -369,6 +369,8 @@ static void test_upgrade_v1(void **state)
 	assert_int_equal(query_int(t.path, "PRAGMA user_version"), AN_DB_SCHEMA_VERSION);
 	assert_int_equal(query_int(t.path, "SELECT count(*) FROM pragma_table_info('mismatches')"
 				   " WHERE name = 'explain'"), 1);
+	assert_int_equal(query_int(t.path, "SELECT count(*) FROM pragma_table_info('traces')"
+				   " WHERE name = 'events_not_recorded'"), 1);
 	assert_int_equal(query_int(t.path, "SELECT count(*) FROM mismatches"), 2);
 	assert_int_equal(query_int(t.path, "SELECT count(*) FROM v_mismatch_detail"), 2);
 	assert_int_equal(query_int(t.path, "SELECT count(*) FROM freq_residency"), 0);

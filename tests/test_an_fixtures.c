@@ -8,6 +8,12 @@
  *   options --model v3 --groups 2
  *   verdict <check_id> <PASS|FAIL|UNDECIDED>
  *   window <check_id> cpu=<n|-> pid=<n|-> start=<ns> end=<ns> expected=<v> observed=<v> rule=<ID>
+ *   undecided <check_id> cpu=... (as a window line)
+ *   undecided none
+ *
+ * UNDECIDED windows are compared only where an .expect has `undecided`
+ * lines: then they list ALL the UNDECIDED windows of its checks (`undecided
+ * none`: there is none).
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -41,6 +47,7 @@ struct expect {
 	char window[MAX_EXPECT][LINE_LEN];	/* canonical text of each window */
 	int nr_windows;
 	bool is_matched[MAX_EXPECT];
+	bool has_undecided;			/* UNDECIDED windows are listed too */
 };
 
 static const char *fixture_dir(void)
@@ -50,7 +57,7 @@ static const char *fixture_dir(void)
 	return d ? d : "traces";
 }
 
-/* The canonical text of a FAIL window, as an .expect writes it. */
+/* The canonical text of a window, as an .expect writes it. */
 static void window_text(const struct an_window *w, char *buf, size_t len)
 {
 	char cpu[16], pid[16], ex[32], ob[32];
@@ -65,9 +72,11 @@ static void window_text(const struct an_window *w, char *buf, size_t len)
 		snprintf(ob, sizeof(ob), "%s", w->observed_text);
 	else
 		snprintf(ob, sizeof(ob), "%lld", w->observed);
-	snprintf(buf, len, "window %s cpu=%s pid=%s start=%llu end=%llu expected=%s observed=%s rule=%s",
-		 an_check_name(w->check), cpu, pid, (unsigned long long)w->ts_start_ns,
-		 (unsigned long long)w->ts_end_ns, ex, ob, w->rule ? w->rule : "");
+	snprintf(buf, len,
+		 "%s %s cpu=%s pid=%s start=%llu end=%llu expected=%s observed=%s rule=%s",
+		 w->is_fail ? "window" : "undecided", an_check_name(w->check), cpu, pid,
+		 (unsigned long long)w->ts_start_ns, (unsigned long long)w->ts_end_ns, ex, ob,
+		 w->rule ? w->rule : "");
 }
 
 static void squeeze(char *s)
@@ -115,7 +124,10 @@ static void read_expect(const char *path, struct expect *e)
 			if (strcmp(b, "PASS") && strcmp(b, "FAIL") && strcmp(b, "UNDECIDED"))
 				fail_msg("%s:%d: bad verdict '%s'", path, n, b);
 			e->nr_verdicts++;
-		} else if (!strncmp(line, "window ", 7)) {
+		} else if (!strcmp(line, "undecided none")) {
+			e->has_undecided = true;
+		} else if (!strncmp(line, "window ", 7) || !strncmp(line, "undecided ", 10)) {
+			e->has_undecided |= line[0] == 'u';
 			if (e->nr_windows == MAX_EXPECT)
 				fail_msg("%s:%d: more than %d windows", path, n, MAX_EXPECT);
 			snprintf(e->window[e->nr_windows++], LINE_LEN, "%s", line);
@@ -195,7 +207,7 @@ static int collect_window(void *ctx, const struct an_window *w)
 	struct collect *c = ctx;
 	char text[LINE_LEN];
 
-	if (!w->is_fail || !is_listed(c->e, w->check))
+	if ((!w->is_fail && !c->e->has_undecided) || !is_listed(c->e, w->check))
 		return 0;
 	window_text(w, text, sizeof(text));
 	for (int i = 0; i < c->e->nr_windows; i++) {
@@ -258,7 +270,7 @@ static int run_fixture(const char *name)
 		}
 	}
 	if (c.nr_unexpected) {
-		print_error("%s: %d unexpected FAIL windows, first: %s\n", name, c.nr_unexpected,
+		print_error("%s: %d unexpected windows, first: %s\n", name, c.nr_unexpected,
 			    c.first_unexpected);
 		bad++;
 	}

@@ -38,6 +38,11 @@
 #define WAKE(cpu, ts, pid) \
 	"x-1 [00" #cpu "] " ts ": sched_wakeup: comm=w pid=" #pid " prio=120 target_cpu=00" #cpu "\n"
 #define MARK(ts, text) "ucval-1 [000] " ts ": tracing_mark_write: ucval: " text "\n"
+#define MIGR(cpu, ts, pid, from, to)							\
+	"x-1 [00" #cpu "] " ts ": sched_migrate_task: comm=m pid=" #pid " prio=120"		\
+	" orig_cpu=" #from " dest_cpu=" #to "\n"
+#define FORK(ts, child) \
+	"x-1 [000] " ts ": sched_process_fork: comm=p pid=1 child_comm=c child_pid=" #child "\n"
 #define CFS(cpu, ts, min, max)								\
 	"x-1 [00" #cpu "] " ts ": uclamp_util_cfs: cpu=" #cpu " util_avg=1 uclamp_avg=1"	\
 	" uclamp_min=" #min " uclamp_max=" #max "\n"
@@ -143,6 +148,14 @@ static const struct {
 	  ML WAKE(0, "2.000000", 100)
 	     "x-1 [001] 2.000100: sched_migrate_task: comm=w pid=100 prio=120 orig_cpu=0 dest_cpu=1\n",
 	  "q100=1 nrq0=0 nrq1=1" },
+	{ "no sched_process_fork: a dead task shown again is a new one with its pid",
+	  ML SW(1, "2.000000", 0, "R", 100) SW(1, "2.000100", 100, "X", 0)
+	     SW(1, "2.000200", 0, "R", 100),
+	  "q100=1 dead100=0 nrq1=1 curr1=100" },
+	{ "... not where sched_process_fork is recorded (it would have shown the new one)",
+	  ML FORK("2.000050", 300) SW(1, "2.000000", 0, "R", 100) SW(1, "2.000100", 100, "X", 0)
+	     SW(1, "2.000200", 0, "R", 100),
+	  "q100=-1 dead100=1" },
 	{ "VG8: exit then the final switch (X) releases the task",
 	  ML SW(1, "2.000000", 0, "R", 100)
 	     "x-100 [001] 2.000100: sched_process_exit: comm=w pid=100 prio=120\n"
@@ -733,8 +746,30 @@ static const struct {
 	{ "EV-LOST: lost events", AN_CHECK_TRACE_INTEGRITY,
 	  ML WAKE(1, "2.000100", 100) "CPU:1 [LOST 9 EVENTS]\n" WAKE(1, "2.000200", 100),
 	  AN_FAIL, 1, 0, false, "EV-LOST" },
+	/* the capture records sched_migrate_task (pid 300's): a contradiction */
 	{ "EV-TASK: woken on one CPU while queued on another", AN_CHECK_TRACE_INTEGRITY,
+	  ML MIGR(0, "2.000050", 300, 1, 0) WAKE(1, "2.000100", 100) WAKE(0, "2.000200", 100),
+	  AN_FAIL, 1, 0, false, "EV-TASK" },
+	/* ... and the same in a capture without sched_migrate_task: a
+	 * migration it did not record, UNDECIDED (hiding nothing) */
+	{ "no sched_migrate_task: woken on one CPU while queued on another",
+	  AN_CHECK_TRACE_INTEGRITY,
 	  ML WAKE(1, "2.000100", 100) WAKE(0, "2.000200", 100),
+	  AN_PASS, 0, 1, false, NULL },
+	/* 100 preempted on CPU 0 (queued, not running) leaves CPU 1, not known yet */
+	{ "no sched_migrate_task: switched out where it was not queued", AN_CHECK_TRACE_INTEGRITY,
+	  ML SW(0, "2.000000", 0, "R", 100) SW(0, "2.000100", 100, "R+", 200)
+	     SW(1, "2.000200", 100, "S", 0),
+	  AN_PASS, 0, 1, false, NULL },
+	/* a running task leaves its CPU through a switch, and the trace has
+	 * those: no unrecorded event explains it */
+	{ "EV-TASK: running on one CPU, switched in on another, no sched_migrate_task",
+	  AN_CHECK_TRACE_INTEGRITY,
+	  ML SW(0, "2.000000", 0, "R", 100) SW(1, "2.000100", 0, "R", 100),
+	  AN_FAIL, 1, 0, false, "EV-TASK" },
+	/* a sched_migrate_task after the move still makes it a contradiction */
+	{ "EV-TASK: a move before the first sched_migrate_task", AN_CHECK_TRACE_INTEGRITY,
+	  ML WAKE(1, "2.000100", 100) WAKE(0, "2.000200", 100) MIGR(0, "2.000300", 300, 1, 0),
 	  AN_FAIL, 1, 0, false, "EV-TASK" },
 };
 
@@ -811,6 +846,43 @@ static void test_check_rows(void **state)
 				 rule ? rule : "-");
 		an_replay_free(r);
 	}
+}
+
+/*
+ * A capture whose own list of events lacks sched_migrate_task (a trace.dat
+ * without its format, a systrace "# enabled events:" header without it): a
+ * task moved between CPUs is an unrecorded migration for certain, reported
+ * at once, not held to the end. Both CPUs are undecidable up to the move.
+ */
+static void test_unrecorded_certain(void **state)
+{
+	struct an_replay_opts opts = { .ev_unlisted = AN_EV_BIT(AN_EV_SCHED_MIGRATE_TASK) };
+	struct an_test_windows c = { .nr = 0 };
+	struct an_results res;
+	struct an_replay *r;
+
+	(void)state;
+	an_results_init(&res, an_test_sink, &c);
+	r = an_test_replay_text(ML SW(0, "2.000000", 0, "R", 100) WAKE(0, "2.000100", 200)
+				SW(1, "2.000200", 0, "R", 200), &opts, &res, false);
+	assert_int_equal(c.nr, 1);
+	assert_false(c.w[0].is_fail);
+	assert_int_equal(c.w[0].check, AN_CHECK_TRACE_INTEGRITY);
+	assert_int_equal(c.w[0].pid, 200);
+	assert_int_equal(c.w[0].cpu, 1);
+	assert_int_equal(c.w[0].ts_start_ns, 2000100000ULL);
+	assert_int_equal(c.w[0].ts_end_ns, 2000200000ULL);
+	assert_int_equal(c.w[0].expected, 0);
+	assert_int_equal(c.w[0].observed, 1);
+	assert_non_null(strstr(c.w[0].message, "sched_migrate_task"));
+	assert_false(res.stats[AN_CHECK_TRACE_INTEGRITY].is_hiding);
+	assert_int_equal(r->nr_unrecorded, 1);
+	assert_int_equal(r->cpu[0].unrecorded_until_ns, 2000200000ULL);
+	assert_int_equal(r->cpu[1].unrecorded_until_ns, 2000200000ULL);
+	assert_false(an_replay_is_decidable(r, 0, 2000200000ULL));
+	assert_true(an_replay_is_decidable(r, 0, 2000200001ULL));
+	assert_int_equal(an_replay_task(r, 200)->mt.cpu, 1);
+	an_replay_free(r);
 }
 
 /* Timestamp of the event of @text that starts the model: not a setup marker. */
@@ -1205,6 +1277,20 @@ static void test_juno(void **state)
 	analyze_public(&f);
 }
 
+static void test_juno_no_migrate(void **state)
+{
+	/* shared/traces/README.md: a capture without sched_migrate_task whose
+	 * tasks move between CPUs; 1856 switches, 6 CPUs. Its moves are
+	 * migrations it did not record, no integrity failure */
+	static const struct trace_fig f = {
+		"juno-r2-no-migrate.trace.txt", false, 2941, 1856, 50, 6, 17,
+		AN_PASS, 0, "mainline", 0,
+	};
+
+	(void)state;
+	analyze_public(&f);
+}
+
 static void test_atrace(void **state)
 {
 	static const struct trace_fig f = {
@@ -1307,6 +1393,7 @@ int main(void)
 		cmocka_unit_test(test_observer_only),
 		cmocka_unit_test(test_check_rows),
 		cmocka_unit_test(test_unplaced_loss),
+		cmocka_unit_test(test_unrecorded_certain),
 		cmocka_unit_test(test_seed_group_refused),
 		cmocka_unit_test(test_comm_set),
 		cmocka_unit_test(test_comm_prefix),
@@ -1316,6 +1403,7 @@ int main(void)
 		cmocka_unit_test(test_platform_narrower),
 		cmocka_unit_test(test_platform_lisa),
 		cmocka_unit_test(test_juno),
+		cmocka_unit_test(test_juno_no_migrate),
 		cmocka_unit_test(test_atrace),
 		cmocka_unit_test(test_systrace),
 		cmocka_unit_test(test_dat_vs_report),

@@ -553,6 +553,15 @@ static void test_db_views(void **state)
 		  " WHERE path = 'traces/rq_clamp-fail.txt' AND cpu = 1"
 		  " AND ts_start_ns <= 10003050000 AND ts_end_ns > 10003050000", "256|768" },
 		{ "PRAGMA user_version", "3" },
+		/* the followed events each fixture has none of (analyze/evlist.h) */
+		{ "SELECT events_not_recorded FROM traces"
+		  " WHERE path = 'traces/trace_integrity-migrate-pass.txt'",
+		  "sched_wakeup_new sched_process_fork sched_process_exit sched_process_free"
+		  " cpu_idle" },
+		{ "SELECT events_not_recorded FROM traces"
+		  " WHERE path = 'traces/trace_integrity-nomigrate-pass.txt'",
+		  "sched_wakeup_new sched_migrate_task sched_process_fork sched_process_exit"
+		  " sched_process_free cpu_idle" },
 	};
 	char buf[1024];
 

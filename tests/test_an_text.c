@@ -178,6 +178,11 @@ static const struct line_case {
 	{ "kernel header with CPU count", "# entries-in-buffer/entries-written: 116/116   #P:4",
 	  AN_TEXTLINE_CPUS, 0, "4" },
 	{ "trace-cmd CPU count", "cpus=6", AN_TEXTLINE_CPUS, 0, "6" },
+	/* systrace: the events the capture enabled; unknown names left out */
+	{ "enabled events header", "# enabled events: sched:sched_switch sched:sched_wakeup "
+	  "power:cpu_idle irq:irq_handler_entry sched_migrate_task", AN_TEXTLINE_EVENTS, 0,
+	  "sched_switch sched_wakeup sched_migrate_task cpu_idle" },
+	{ "enabled events header, none", "#   enabled events:", AN_TEXTLINE_EVENTS, 0, "" },
 	{ "trace-cmd version", "version = 6", AN_TEXTLINE_SKIP, 0, "" },
 	{ "trace-cmd empty CPU", "CPU 3 is empty", AN_TEXTLINE_SKIP, 0, "" },
 	{ "atrace dump header", "TRACE:", AN_TEXTLINE_SKIP, 0, "" },
@@ -210,6 +215,18 @@ static const struct line_case {
 	  "pid" },
 };
 
+/* The canonical names of a set of event types, space separated. */
+static void render_types(uint32_t types, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int t = 0; t < AN_EV__COUNT && at < len; t++)
+		if (types & AN_EV_BIT(t))
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " " : "",
+					       an_event_type_name((enum an_event_type)t));
+}
+
 static void test_text_lines(void **state)
 {
 	(void)state;
@@ -233,6 +250,8 @@ static void test_text_lines(void **state)
 			snprintf(got, sizeof(got), "%d", x.nr_cpus);
 		else if (rc == AN_TEXTLINE_LOST)
 			snprintf(got, sizeof(got), "%d:%llu", x.cpu, x.lost);
+		else if (rc == AN_TEXTLINE_EVENTS)
+			render_types(x.ev_listed, got, sizeof(got));
 		else if (rc == AN_TEXTLINE_EVENT && ev.type == AN_EV_UNKNOWN)
 			snprintf(got, sizeof(got), "%s", ev.name);
 		else if (rc == AN_TEXTLINE_EVENT)
@@ -449,6 +468,24 @@ static void test_text_header_cpus(void **state)
 	read_stream(input, sizeof(input) - 1, got, sizeof(got), &info);
 	assert_int_equal(info.nr_cpus, 6);
 	assert_int_equal(info.format, AN_FORMAT_TEXT);
+	assert_int_equal(info.nr_events, 1);
+	/* ftrace text lists no enabled events: only the events seen tell */
+	assert_int_equal(info.ev_list, AN_EV_LIST_NONE);
+}
+
+/* A systrace "# enabled events:" header line: the capture's own list. */
+static void test_text_header_events(void **state)
+{
+	static const char input[] = "# enabled events: sched:sched_switch sched:sched_wakeup\n"
+				    "a-1 [005] 1.0: cpu_idle: state=1 cpu_id=5\n";
+	struct an_reader_info info;
+	char got[512];
+
+	(void)state;
+	read_stream(input, sizeof(input) - 1, got, sizeof(got), &info);
+	assert_int_equal(info.ev_list, AN_EV_LIST_ENABLED);
+	assert_int_equal(info.ev_listed, AN_EV_BIT(AN_EV_SCHED_SWITCH) |
+					 AN_EV_BIT(AN_EV_SCHED_WAKEUP));
 	assert_int_equal(info.nr_events, 1);
 }
 
@@ -856,6 +893,7 @@ int main(void)
 		cmocka_unit_test(test_text_cpus_from_lines),
 		cmocka_unit_test(test_text_cpus_long_file),
 		cmocka_unit_test(test_text_pipe),
+		cmocka_unit_test(test_text_header_events),
 		cmocka_unit_test(test_text_real_traces),
 		cmocka_unit_test(test_text_real_fields),
 		cmocka_unit_test(test_text_bad_files),

@@ -216,6 +216,14 @@ static void test_dat_juno(void **state)
 	assert_int_equal(info->nr_lost + info->nr_lost_unknown, 0);
 	assert_int_equal(info->nr_unknown, 364);	/* sched_load_se */
 	/*
+	 * Its formats are every event of the kernel (saved like `trace-cmd
+	 * extract` does): sched_wakeup's is there although none was recorded.
+	 */
+	assert_int_equal(info->ev_list, AN_EV_LIST_FORMATS);
+	assert_true(info->ev_listed & AN_EV_BIT(AN_EV_SCHED_WAKEUP));
+	assert_true(info->ev_listed & AN_EV_BIT(AN_EV_SCHED_MIGRATE_TASK));
+	assert_true(info->ev_listed & AN_EV_BIT(AN_EV_SCHED_PELT_CFS));	/* its 4.x name */
+	/*
 	 * Regression: its xhci events' "case 3: s = ..." labels were taken for a
 	 * condition's ':' (else_operand_crashes()), five formats emptied.
 	 */
@@ -400,6 +408,11 @@ static void check_synthetic(const char *path, const char *release)
 	assert_int_equal(info->nr_cpus, 2);
 	assert_int_equal(info->nr_lost, 42);
 	assert_int_equal(info->nr_errors, 1);
+	/* the formats it saved: a type without one was not recorded */
+	assert_int_equal(info->ev_list, AN_EV_LIST_FORMATS);
+	assert_true(info->ev_listed & AN_EV_BIT(AN_EV_SCHED_SWITCH));
+	assert_true(info->ev_listed & AN_EV_BIT(AN_EV_SCHED_WAKEUP));
+	assert_false(info->ev_listed & AN_EV_BIT(AN_EV_SCHED_MIGRATE_TASK));
 	an_reader_close(r);
 }
 

@@ -561,6 +561,42 @@ static void test_analyze_dat_reader(void **state)
 }
 
 /*
+ * A capture without sched_migrate_task (LISA's text dump of a Juno r2) whose
+ * tasks move between CPUs: no trace_integrity FAIL, exit 0 or 3, and the
+ * summary says the capture did not record sched_migrate_task.
+ */
+static void test_analyze_no_migrate(void **state)
+{
+	static struct run r;
+	char path[4096];
+	const char *shared = getenv("UCVAL_SHARED");
+	const char *args[] = { "analyze", "--json", "-", path, NULL };
+	const char *table[] = { "analyze", path, NULL };
+	const char *missing;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/traces/juno-r2-no-migrate.trace.txt",
+		 shared && *shared ? shared : "../shared");
+	if (access(path, R_OK)) {
+		print_message("skip: %s not found (set UCVAL_SHARED)\n", path);
+		skip();
+	}
+	run_ucval(args, &r);
+	if (r.status != 0 && r.status != 3)
+		fail_msg("exit %d: %s", r.status, r.err);
+	assert_non_null(strstr(r.out, "\"check_id\": \"trace_integrity\", \"verdict\": \"PASS\""));
+	assert_null(strstr(r.out, "\"verdict\": \"FAIL\""));
+	missing = strstr(r.out, "\"not_recorded\": [");
+	assert_non_null(missing);
+	assert_non_null(strstr(missing, "\"sched_migrate_task\""));
+	assert_true(strstr(missing, "\"sched_migrate_task\"") < strstr(missing, "]"));
+	run_ucval(table, &r);
+	assert_true(r.status == 0 || r.status == 3);
+	assert_non_null(strstr(r.out, "  events not recorded: "));
+	assert_non_null(strstr(strstr(r.out, "  events not recorded: "), "sched_migrate_task"));
+}
+
+/*
  * An unreadable trace leaves no database behind, not even an empty one: a
  * trace's rows may stream in as it is read (struct stream), but the
  * database is opened only once the trace has opened.
@@ -693,6 +729,7 @@ int main(void)
 		cmocka_unit_test(test_analyze_db_writer),
 		cmocka_unit_test(test_analyze_feed),
 		cmocka_unit_test(test_analyze_dat_reader),
+		cmocka_unit_test(test_analyze_no_migrate),
 		cmocka_unit_test(test_analyze_db_unreadable),
 		cmocka_unit_test(test_write_errors),
 	};

@@ -24,7 +24,8 @@
  *    the value are known (an_task_is_clamp_known(): the queued fair/RT
  *    tasks, or on an idle CPU the last one that left it); otherwise an
  *    UNDECIDED window (a request or group the trace never showed may
- *    explain it).
+ *    explain it). Likewise when the capture records no sched_wakeup and a
+ *    woken task not switched in yet may explain it (may_be_unseen()).
  * Rule of a FAIL window: by what last changed the model's value on that CPU:
  *  v3: idle VR11, count VR4, uncount VR5, request VR9, group VR10,
  *      sysctl VR12, never changed VR7;
@@ -167,6 +168,23 @@ static void explain(const struct an_replay *r, int cpu, enum model_clamp_id id, 
 	}
 }
 
+/*
+ * A capture without sched_wakeup (none seen so far) has the replay queue a
+ * woken task at its switch-in only (state.h): until then a CPU that runs a
+ * task may hold others the model does not, woken there and waiting. They
+ * raise its values (each is the largest over its tasks, VR4/MR3), so @obs,
+ * the kernel's value of @id, may be theirs when it is above the model's; a
+ * value below is not. An idle CPU runs a task woken onto it at once: the
+ * replay takes its runqueue as empty until the switch.
+ */
+static bool may_be_unseen(const struct an_replay *r, int cpu, int id, int obs)
+{
+	if (!an_replay_is_unrecorded(r, AN_EV_SCHED_WAKEUP, NULL) ||
+	    !an_replay_is_unrecorded(r, AN_EV_SCHED_WAKEUP_NEW, NULL))
+		return false;
+	return r->cpu[cpu].curr_pid > 0 && obs > r->cpu[cpu].rq_now[id];
+}
+
 static void judge(struct an_replay *r, struct rq_check *k, int cpu, uint64_t ts,
 		  const int obs[MODEL_UCLAMP_CNT])
 {
@@ -186,6 +204,7 @@ static void judge(struct an_replay *r, struct rq_check *k, int cpu, uint64_t ts,
 		is_after = true;
 	for (int id = 0; id < MODEL_UCLAMP_CNT; id++) {
 		struct an_window w;	/* made only for a disagreement */
+		bool is_unseen;
 
 		if (is_before || is_after || obs[id] == c->rq_now[id]) {
 			is_judged = true;
@@ -198,9 +217,11 @@ static void judge(struct an_replay *r, struct rq_check *k, int cpu, uint64_t ts,
 			.check = AN_CHECK_RQ_CLAMP, .cpu = cpu, .pid = -1, .ts_start_ns = ts,
 			.expected = c->rq_now[id], .observed = obs[id], .rule = rule_of(r, cpu),
 		};
-		snprintf(w.message, sizeof(w.message), "rq %s of cpu %d: kernel %d, model %d",
-			 names[id], cpu, obs[id], c->rq_now[id]);
-		if (is_clamp_known(r, cpu)) {
+		is_unseen = may_be_unseen(r, cpu, id, obs[id]);
+		snprintf(w.message, sizeof(w.message), "rq %s of cpu %d: kernel %d, model %d%s",
+			 names[id], cpu, obs[id], c->rq_now[id],
+			 is_unseen ? " (a woken task may be queued: no sched_wakeup)" : "");
+		if (is_clamp_known(r, cpu) && !is_unseen) {
 			is_judged = true;
 			an_win_observe(k->res, &rc->fail[id], &w);
 			if (rc->fail[id].w.n_events == 1) {
@@ -259,11 +280,14 @@ static AN_NOINLINE void observe(struct an_replay *r, struct rq_check *k,
 			.check = AN_CHECK_RQ_CLAMP, .cpu = cpu, .pid = -1,
 			.ts_start_ns = ev->ts_ns, .rule = "",
 		};
+		bool is_moved = c->is_known && c->unrecorded_until_ns >= ev->ts_ns;
 		bool is_hiding = c->is_lost || c->is_lost_doubt ||
-				 c->undecided_until_ns >= ev->ts_ns ||
+				 c->undecided_until_ns >= ev->ts_ns || is_moved ||
 				 r->sys.is_undefined;
 
 		snprintf(w.message, sizeof(w.message), "rq of cpu %d not known%s", cpu,
+			 is_moved && c->undecided_until_ns < ev->ts_ns ?
+			 " (a task moved unrecorded: no sched_migrate_task)" :
 			 is_hiding ? " (integrity)" : " yet");
 		an_win_doubt_hiding(k->res, &rc->doubt, &w, is_hiding);
 		return;

@@ -580,8 +580,9 @@ void an_fq_touched_fill(const struct an_replay *r, const struct an_freq_policy *
  * @cpu: CPU id
  * @ts_ns: the instant
  * @is_hiding: set when the doubt may hide a failure (lost events, integrity
- *	       window, undefined model state); a CPU not known yet since the
- *	       trace start hides nothing
+ *	       window, a migration the capture did not record, undefined
+ *	       model state); a CPU not known yet since the trace start hides
+ *	       nothing
  * @why: static reason
  */
 void an_fq_cpu_why_undecidable(const struct an_replay *r, int cpu, uint64_t ts_ns,
@@ -597,6 +598,8 @@ void an_fq_cpu_why_undecidable(const struct an_replay *r, int cpu, uint64_t ts_n
 		*why = "model state undefined (v3 seed)";
 	} else if (ts_ns <= c->undecided_until_ns) {
 		*why = "inside a trace integrity window";
+	} else if (c->is_known && ts_ns <= c->unrecorded_until_ns) {
+		*why = "a task moved to or from this cpu unrecorded (no sched_migrate_task)";
 	} else if (c->is_lost) {
 		*why = "runqueue forgotten after lost events";
 	} else if (c->is_lost_doubt) {

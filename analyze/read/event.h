@@ -50,6 +50,10 @@ enum an_event_type {
 	AN_EV__COUNT
 };
 
+/* Bit of @type in a set of event types (an_reader_info.ev_listed, ...). */
+#define AN_EV_BIT(type)		(UINT32_C(1) << (type))
+_Static_assert(AN_EV__COUNT <= 32, "event type sets are 32-bit masks");
+
 #define AN_STATE_LEN	32		/* prev_state letters: "R+", "D|W", ... */
 #define AN_PRIO_NONE	INT_MIN		/* prio not in the trace (-1 is a DL task) */
 #define AN_IDLE_EXIT	4294967295u	/* cpu_idle state of an idle exit, (u32)-1 */

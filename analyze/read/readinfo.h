@@ -11,12 +11,25 @@
 #define UCVAL_ANALYZE_READ_READINFO_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 enum an_format {
 	AN_FORMAT_UNKNOWN = 0,
 	AN_FORMAT_TRACEDAT,	/* trace-cmd binary */
 	AN_FORMAT_TEXT,		/* ftrace text */
 	AN_FORMAT_HTML,		/* systrace/atrace HTML with trace-data blocks */
+};
+
+/*
+ * The list of events a capture carries, if any (an_reader_info.ev_list). A
+ * type it lacks was not recorded; a type it names may have been recorded
+ * without any event happening, or (a trace.dat: `trace-cmd extract` saves
+ * the format of every event the kernel has) not enabled at all.
+ */
+enum an_ev_list {
+	AN_EV_LIST_NONE = 0,	/* no list: only the events seen tell */
+	AN_EV_LIST_FORMATS,	/* a trace.dat's saved event formats */
+	AN_EV_LIST_ENABLED,	/* a text's "# enabled events:" header line */
 };
 
 /**
@@ -46,6 +59,9 @@ enum an_format {
  * @is_dat_pages: trace.dat whose CPU data datpages.c reads (plain or
  *		  compressed); false: libtracecmd's records (the reference
  *		  path, and files datpages.c does not take)
+ * @ev_list: whether the capture lists its events, and which list it is
+ * @ev_listed: with @ev_list, the canonical event types (bit 1u << type,
+ *	       enum an_event_type) the list names; 0 without a list
  */
 struct an_reader_info {
 	enum an_format format;
@@ -65,6 +81,8 @@ struct an_reader_info {
 	unsigned int nr_formats_blanked;
 	char format_blanked[64];
 	bool is_dat_pages;
+	enum an_ev_list ev_list;
+	uint32_t ev_listed;
 };
 
 /* How trace.dat records are read (an_reader_set_dat_reader()). */

@@ -549,7 +549,7 @@ int an_text_next(struct an_text *t, struct an_event *ev, struct an_diag *d)
 		return 1;
 	}
 	for (;;) {
-		struct an_textline_extra x;
+		struct an_textline_extra x = { 0 };
 		char *line;
 		size_t len;
 		int rc = next_text_line(t, &line, &len, d);
@@ -574,6 +574,10 @@ int an_text_next(struct an_text *t, struct an_event *ev, struct an_diag *d)
 		case AN_TEXTLINE_CPUS:
 			if (!t->info->nr_cpus)
 				t->info->nr_cpus = x.nr_cpus;
+			continue;
+		case AN_TEXTLINE_EVENTS:
+			t->info->ev_list = AN_EV_LIST_ENABLED;
+			t->info->ev_listed |= x.ev_listed;
 			continue;
 		case AN_TEXTLINE_LOST:
 			if (t->has_lost && t->lost_cpu != x.cpu) {

@@ -323,6 +323,38 @@ static bool parse_cpus(const char *p, const char *end, struct an_textline_extra 
 	return true;
 }
 
+/*
+ * The header line some systrace/atrace captures carry: "# enabled events:
+ * sched:sched_switch sched:sched_wakeup" (names with or without their
+ * system). Names ucval does not know are left out.
+ */
+static bool parse_enabled(const char *p, const char *end, struct an_textline_extra *x)
+{
+	static const char tag[] = "enabled events:";
+
+	if (p == end || *p != '#')
+		return false;
+	p = skip_spaces(p + 1, end);
+	if (!starts_with(p, end, tag))
+		return false;
+	p += sizeof(tag) - 1;
+	x->ev_listed = 0;
+	for (;;) {
+		const char *name;
+		enum an_event_type type;
+
+		p = skip_spaces(p, end);
+		if (p == end)
+			return true;
+		name = p;
+		while (p < end && !is_space(*p))
+			p++;
+		type = an_alias_lookup(name, (size_t)(p - name));	/* "system:" skipped */
+		if (type != AN_EV_UNKNOWN)
+			x->ev_listed |= AN_EV_BIT(type);
+	}
+}
+
 static int bad_value(struct an_event *ev, unsigned int i, const char *v, size_t len,
 		     struct an_diag *d)
 {
@@ -587,6 +619,8 @@ static int line_kind(const char *line, size_t len, struct an_textline_extra *x,
 		return AN_TEXTLINE_SKIP;
 	if (parse_cpus(p, end, x))
 		return AN_TEXTLINE_CPUS;
+	if (parse_enabled(p, end, x))
+		return AN_TEXTLINE_EVENTS;
 	if (*p == '#' || starts_with(p, end, "version = ") ||
 	    starts_with(p, end, "TRACE:") ||
 	    (starts_with(p, end, "CPU ") && ends_with(p, end, " is empty")))
@@ -624,7 +658,7 @@ static enum an_event_type head_type(const struct head *h)
  * @line: the line, without its newline, NUL-terminated at @len
  * @len: its length
  * @ev: event filled for AN_TEXTLINE_EVENT
- * @x: filled for LOST and CPUS lines
+ * @x: filled for LOST, CPUS and EVENTS lines
  * @d: diagnostic (message, event, field; the caller adds the position)
  *
  * Return: an enum an_textline_kind, or AN_E_SYNTAX, AN_E_FIELD or AN_E_VALUE.

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/diag.h"
 #include "analyze/read/event.h"
@@ -18,6 +19,7 @@ enum an_textline_kind {
 	AN_TEXTLINE_EVENT,	/* an event, decoded into the event */
 	AN_TEXTLINE_LOST,	/* "CPU:N [LOST M EVENTS]" and trace-cmd's forms */
 	AN_TEXTLINE_CPUS,	/* a header giving the CPU count */
+	AN_TEXTLINE_EVENTS,	/* "# enabled events: sched:sched_switch ..." */
 };
 
 /**
@@ -25,11 +27,13 @@ enum an_textline_kind {
  * @cpu: CPU of a LOST line
  * @lost: events lost, 0 when the line does not say how many
  * @nr_cpus: CPU count of a CPUS line
+ * @ev_listed: canonical types (AN_EV_BIT()) an EVENTS line names
  */
 struct an_textline_extra {
 	int cpu;
 	unsigned long long lost;
 	int nr_cpus;
+	uint32_t ev_listed;
 };
 
 /**
@@ -39,7 +43,7 @@ struct an_textline_extra {
  *	  into it
  * @len: its length
  * @ev: event filled for AN_TEXTLINE_EVENT
- * @x: filled for LOST and CPUS lines
+ * @x: filled for LOST, CPUS and EVENTS lines
  * @d: diagnostic (message, event, field; the caller adds the position)
  *
  * Handles "comm-pid [cpu] flags ts: event: fields" with or without the flags

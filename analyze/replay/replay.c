@@ -241,6 +241,8 @@ int an_replay_event(struct an_replay *r, const struct an_event *ev, struct an_di
 {
 	int err;
 
+	if ((unsigned int)ev->type < AN_EV__COUNT)
+		r->ev_seen |= AN_EV_BIT(ev->type);
 	if (!r->is_started) {
 		if (ev->type == AN_EV_UNKNOWN)
 			return 0;

@@ -32,6 +32,12 @@ static void set_task_known(const struct an_replay *r, struct an_task *t)
 	t->known_epoch = r->nr_resets + 1;
 }
 
+/* An event shows @t on the CPU it is queued on (an_task.shown_ns). */
+static void shown(const struct an_replay *r, struct an_task *t)
+{
+	t->shown_ns = r->step.ts_ns;
+}
+
 static void enqueue(struct an_replay *r, struct an_task *t, int cpu)
 {
 	/* an empty runqueue starts afresh, for the kernel and the replay alike */
@@ -40,6 +46,7 @@ static void enqueue(struct an_replay *r, struct an_task *t, int cpu)
 	model_enqueue(&r->sys, &t->mt, cpu);
 	r->cpu[cpu].nr_late = 0;
 	t->last_cpu = cpu;
+	shown(r, t);
 	set_task_known(r, t);
 	an_replay_touch(r, cpu, AN_RQ_OP_ENQUEUE);
 }
@@ -57,8 +64,10 @@ static void dequeue(struct an_replay *r, struct an_task *t)
 
 static void move_to(struct an_replay *r, struct an_task *t, int cpu)
 {
-	if (t->mt.cpu == cpu)
+	if (t->mt.cpu == cpu) {
+		shown(r, t);
 		return;
+	}
 	if (t->mt.cpu >= 0)
 		dequeue(r, t);
 	enqueue(r, t, cpu);
@@ -123,14 +132,52 @@ static void add_issue(struct an_replay *r, enum an_integrity kind, int cpu, int 
 	*is = (struct an_integrity_issue){ kind, cpu, pid, start, end, expected, observed };
 }
 
-/* A task shown on @cpu while the replay holds it queued on another CPU. */
+/*
+ * Whether @t may have moved off the CPU the replay holds it queued on
+ * without an event: the capture records no sched_migrate_task (none seen so
+ * far), and @t was only queued there, not running: a running task leaves
+ * its CPU by a sched_switch, and the trace has those.
+ */
+static bool is_unrecorded_move(const struct an_replay *r, const struct an_task *t)
+{
+	const struct an_cpu *c = an_replay_cpu(r, t->mt.cpu);
+
+	return an_replay_is_unrecorded(r, AN_EV_SCHED_MIGRATE_TASK, NULL) &&
+	       !(c && c->is_known && c->curr_pid == t->mt.pid);
+}
+
+/* Judgements of @cpu at instants up to now are UNDECIDED (an unrecorded move). */
+static void unrecorded_until_now(struct an_replay *r, int cpu)
+{
+	struct an_cpu *c = an_replay_cpu(r, cpu);
+
+	if (c && r->step.ts_ns > c->unrecorded_until_ns)
+		c->unrecorded_until_ns = r->step.ts_ns;
+}
+
+/*
+ * A task shown on @cpu while the replay holds it queued on another CPU: a
+ * contradiction (EV-TASK), or a migration the capture did not record. Then
+ * the kernel moved it at some instant since its last event on the other
+ * CPU: what depends on either runqueue until now cannot be judged. The
+ * event that showed it moves it in the model (an_sched_apply()).
+ */
 static void check_elsewhere(struct an_replay *r, int pid, int cpu)
 {
 	const struct an_task *t = an_replay_task(r, pid);
+	uint64_t ts = r->step.ts_ns;
 
-	if (t && is_task_known(r, t) && t->mt.cpu >= 0 && t->mt.cpu != cpu && an_replay_cpu(r, cpu))
-		add_issue(r, AN_INTEG_ELSEWHERE, cpu, pid, r->step.ts_ns, r->step.ts_ns,
-			  t->mt.cpu, cpu);
+	if (!t || !is_task_known(r, t) || t->mt.cpu < 0 || t->mt.cpu == cpu ||
+	    !an_replay_cpu(r, cpu))
+		return;
+	if (!is_unrecorded_move(r, t)) {
+		add_issue(r, AN_INTEG_ELSEWHERE, cpu, pid, ts, ts, t->mt.cpu, cpu);
+		return;
+	}
+	add_issue(r, AN_INTEG_UNRECORDED, cpu, pid, t->shown_ns, ts, t->mt.cpu, cpu);
+	r->nr_unrecorded++;
+	unrecorded_until_now(r, t->mt.cpu);
+	unrecorded_until_now(r, cpu);
 }
 
 void an_sched_inspect(struct an_replay *r, const struct an_event *ev)
@@ -199,6 +246,22 @@ static bool cpu_in_model(struct an_replay *r, int cpu)
 	r->nr_cpu_overflow++;
 	an_replay_note(r, "events of CPUs at or above %u ignored", r->nr_cpus);
 	return false;
+}
+
+/*
+ * The task @pid shown alive by a switch or a wakeup. A task the replay saw
+ * die that shows up again is a new one reusing its pid when the capture
+ * records no sched_process_fork (whose event would have replaced it, see
+ * on_fork()), nor sched_process_free: it is replaced, its requests unknown.
+ */
+static struct an_task *get_alive(struct an_replay *r, int pid, const char *comm, int prio)
+{
+	struct an_task *t = an_replay_task_get(r, pid, comm, prio);
+
+	if (!t || !t->is_dead || !an_replay_is_unrecorded(r, AN_EV_SCHED_PROCESS_FORK, NULL))
+		return t;
+	remove_task(r, t);
+	return an_replay_task_get(r, pid, comm, prio);
 }
 
 static bool is_dead_state(const char *state, bool is_exiting)
@@ -334,8 +397,7 @@ static int on_switch(struct an_replay *r, const struct an_event *ev)
 	if (sw->prev_pid > 0 && c->nr_pulled && !an_event_state_is_runnable(sw->prev_state))
 		nr_out = unpull(r, cpu, out);
 	if (sw->prev_pid > 0) {
-		struct an_task *p = an_replay_task_get(r, sw->prev_pid, sw->prev_comm,
-						       sw->prev_prio);
+		struct an_task *p = get_alive(r, sw->prev_pid, sw->prev_comm, sw->prev_prio);
 
 		if (!p)
 			return -ENOMEM;
@@ -350,16 +412,14 @@ static int on_switch(struct an_replay *r, const struct an_event *ev)
 		}
 	}
 	if (sw->next_pid > 0) {
-		struct an_task *n = an_replay_task_get(r, sw->next_pid, sw->next_comm,
-						       sw->next_prio);
+		struct an_task *n = get_alive(r, sw->next_pid, sw->next_comm, sw->next_prio);
 
 		if (!n)
 			return -ENOMEM;
-		if (!n->mt.is_dead && n->mt.cpu != cpu) {
-			if (n->mt.cpu < 0)
-				r->nr_learnt++;
+		if (!n->mt.is_dead && n->mt.cpu < 0)
+			r->nr_learnt++;
+		if (!n->mt.is_dead)
 			move_to(r, n, cpu);
-		}
 	}
 	for (unsigned int i = 0; i < nr_out; i++) {
 		struct an_task *t = an_replay_task(r, out[i]);
@@ -399,7 +459,7 @@ static int on_wakeup(struct an_replay *r, const struct an_event *ev)
 
 	if (w->pid <= 0 || !cpu_in_model(r, w->target_cpu))
 		return 0;
-	t = an_replay_task_get(r, w->pid, w->comm, w->prio);
+	t = get_alive(r, w->pid, w->comm, w->prio);
 	if (!t)
 		return -ENOMEM;
 	if (t->mt.is_dead)

@@ -26,6 +26,14 @@
  *  - lost events make the replay forget every runqueue (all CPUs unknown
  *    again, every task dequeued in the model); requests are kept. Each CPU
  *    is learnt again at its next sched_switch, as at the trace start.
+ *  - what a capture did not record (docs/analyze.md): an event type counts
+ *    as recorded once one was seen (an_replay_is_unrecorded()). Without
+ *    sched_migrate_task, a task shown on another CPU than the one it is
+ *    queued (not running) on moved there unrecorded: the replay moves it,
+ *    and both CPUs are undecidable up to then (an_cpu.unrecorded_until_ns).
+ *    Without sched_wakeup a task is queued from its switch-in. Without
+ *    sched_process_fork, a task that died and shows up again is a new one
+ *    with its pid.
  */
 #ifndef UCVAL_ANALYZE_REPLAY_STATE_H
 #define UCVAL_ANALYZE_REPLAY_STATE_H
@@ -69,6 +77,10 @@
  * @platform_path: `--platform FILE` (format in platform.h), or NULL
  * @platform: a platform already parsed (tests), or NULL; wins over
  *	      @platform_path. Borrowed: only read during an_replay_new()
+ * @ev_unlisted: event types (AN_EV_BIT()) the capture's own list of events
+ *		 lacks (an_reader_info.ev_listed): not recorded, for certain;
+ *		 0 when it has no list. The analysis sets it before the first
+ *		 event (an_replay_is_unrecorded())
  */
 struct an_replay_opts {
 	enum an_model model;
@@ -82,6 +94,7 @@ struct an_replay_opts {
 	uint32_t checks;
 	const char *platform_path;
 	const struct an_platform *platform;
+	uint32_t ev_unlisted;
 };
 
 /* What last changed a CPU's rq clamp in the model (rule of a disagreement). */
@@ -109,6 +122,10 @@ enum an_rq_op {
  * @last_ts_ns: latest timestamp of an event in this CPU's stream
  * @undecided_until_ns: integrity: checks on this CPU are UNDECIDED for
  *			observations at or before this time (0: none)
+ * @unrecorded_until_ns: likewise, because a task moved to or from this CPU
+ *			 without an event: the capture did not record
+ *			 sched_migrate_task, and the replay learnt the move
+ *			 when the task showed up elsewhere (0: none)
  * @freq_khz: observed frequency (cpu_frequency, or devlib's
  *	      "cpu_frequency_devlib: state=N cpu_id=M" marker that some traces
  *	      carry for the initial frequencies), 0 until the first one
@@ -172,6 +189,7 @@ struct an_cpu {
 	uint64_t curr_since_ns;
 	uint64_t last_ts_ns;
 	uint64_t undecided_until_ns;
+	uint64_t unrecorded_until_ns;
 	unsigned int freq_khz;
 	uint64_t freq_since_ns;
 	int policy;
@@ -255,6 +273,8 @@ enum an_integrity {
 	AN_INTEG_SWITCH,	/* "EV-SWITCH": switch from a task not running there */
 	AN_INTEG_ELSEWHERE,	/* "EV-TASK": a task shown on a CPU while queued on another */
 	AN_INTEG_UNPLACED,	/* "EV-LOST": lost somewhere in the trace (an_ev_lost) */
+	AN_INTEG_UNRECORDED,	/* "EV-TASK", no failure: a move sched_migrate_task
+				 * would have shown, in a capture without them */
 };
 
 /**
@@ -262,12 +282,15 @@ enum an_integrity {
  * @kind: what
  * @cpu: CPU concerned
  * @pid: task concerned, -1 when none
- * @start_ns: first instant the replay's state may be wrong
+ * @start_ns: first instant the replay's state may be wrong (UNRECORDED:
+ *	      the task's last event on its former CPU)
  * @end_ns: last one (the event that revealed it)
  * @expected: what the replay expected (LOST: 0; TIME: the CPU's latest
- *	      timestamp; SWITCH: the running pid; ELSEWHERE: the model's CPU)
+ *	      timestamp; SWITCH: the running pid; ELSEWHERE, UNRECORDED: the
+ *	      model's CPU)
  * @observed: what the trace showed (LOST: the count, 0 unknown; TIME: the
- *	      timestamp; SWITCH: prev_pid; ELSEWHERE: the event's CPU)
+ *	      timestamp; SWITCH: prev_pid; ELSEWHERE, UNRECORDED: the event's
+ *	      CPU)
  */
 struct an_integrity_issue {
 	enum an_integrity kind;
@@ -398,6 +421,10 @@ struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
  * @fq_pol: per policy, the same for the policy-wide questions
  * @nr_cpu_overflow: events naming a CPU beyond @nr_cpus (ignored)
  * @nr_requests: requests applied to the model (markers, uclamp_request, tg)
+ * @ev_seen: event types (AN_EV_BIT()) the replay was given at least one of
+ *	     so far, before its start included
+ * @nr_unrecorded: task moves between CPUs the trace showed without a
+ *		   sched_migrate_task while it recorded none (AN_INTEG_UNRECORDED)
  * @notes: assumptions made, for the summary ("irq/DL/RT util taken as 0")
  * @nr_notes: how many
  */
@@ -435,6 +462,8 @@ struct an_replay {
 	struct an_fq_pol_memo *fq_pol;
 	uint64_t nr_cpu_overflow;
 	uint64_t nr_requests;
+	uint32_t ev_seen;
+	uint64_t nr_unrecorded;
 	char notes[AN_REPLAY_MAX_NOTES][AN_REPLAY_NOTE_LEN];
 	unsigned int nr_notes;
 
@@ -498,7 +527,8 @@ struct an_freq_policy *an_replay_cpu_policy(const struct an_replay *r, int cpu);
  * @ts_ns: time of the observation
  *
  * True when the model is started, @cpu is in the model, its runqueue is
- * known and @ts_ns is past its integrity window (undecided_until_ns).
+ * known and @ts_ns is past its integrity windows (undecided_until_ns,
+ * unrecorded_until_ns).
  *
  * Return: true or false.
  */
@@ -507,7 +537,31 @@ static inline bool an_replay_is_decidable(const struct an_replay *r, int cpu, ui
 	const struct an_cpu *c = an_replay_cpu(r, cpu);
 
 	return c && c->is_known && !c->is_lost_doubt && ts_ns > c->undecided_until_ns &&
-	       !r->sys.is_undefined;
+	       ts_ns > c->unrecorded_until_ns && !r->sys.is_undefined;
+}
+
+/**
+ * an_replay_is_unrecorded() - whether the capture records no event of
+ * @type, as far as the replay can tell now
+ * @r: replay
+ * @type: canonical event type
+ * @is_certain: set when that is certain: the capture's own list of events
+ *		lacks @type (an_replay_opts.ev_unlisted); else an event of
+ *		@type may still come later in the trace. May be NULL.
+ *
+ * An event type counts as recorded once one event of it was seen: ftrace
+ * text has no list of the events that were enabled.
+ *
+ * Return: true when no event of @type has been seen so far.
+ */
+static inline bool an_replay_is_unrecorded(const struct an_replay *r, enum an_event_type type,
+					   bool *is_certain)
+{
+	bool is_none = !(r->ev_seen & AN_EV_BIT(type));
+
+	if (is_certain)
+		*is_certain = is_none && (r->opts.ev_unlisted & AN_EV_BIT(type));
+	return is_none;
 }
 
 /**

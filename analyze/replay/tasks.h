@@ -34,6 +34,9 @@
  * @last_cpu: CPU it last ran or was queued on, -1 unknown (also set by a
  *	      sched_migrate_task of a task that is not queued)
  * @first_ns: time the replay first saw it
+ * @shown_ns: time of the last event that showed it on the CPU it is queued
+ *	      on (mt.cpu): its switch in or out there, a wakeup or migration
+ *	      to there
  * @is_req_known: its request of each clamp id is known to the replay (a
  *		  task marker, a request, a uclamp_task_eff value, or forked in
  *		  the trace under the variant's fork rule); else the model's
@@ -57,6 +60,7 @@ struct an_task {
 	bool is_dead;
 	int last_cpu;
 	uint64_t first_ns;
+	uint64_t shown_ns;
 	bool is_req_known[MODEL_UCLAMP_CNT];
 	bool is_tg_known;
 	int eff_seen[MODEL_UCLAMP_CNT];

@@ -40,6 +40,7 @@ static const char schema_sql[] =
 	" analyzed_at TEXT NOT NULL,"
 	" options TEXT NOT NULL DEFAULT '',"
 	" kernel TEXT,"
+	" events_not_recorded TEXT,"
 	" UNIQUE(sha256, options));"
 	"CREATE TABLE IF NOT EXISTS verdicts("
 	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
@@ -258,11 +259,12 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_DELETE_TRACE] = "DELETE FROM traces WHERE trace_id = ?1",
 	[ST_INSERT_TRACE] =
 		"INSERT INTO traces(path, format, sha256, n_events, t_start_ns, t_end_ns,"
-		" model, analyzed_at, options, kernel) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+		" model, analyzed_at, options, kernel, events_not_recorded)"
+		" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
 	[ST_UPDATE_TRACE] =
 		"UPDATE traces SET path = ?2, format = ?3, sha256 = ?4, n_events = ?5,"
 		" t_start_ns = ?6, t_end_ns = ?7, model = ?8, analyzed_at = ?9, options = ?10,"
-		" kernel = ?11 WHERE trace_id = ?1",
+		" kernel = ?11, events_not_recorded = ?12 WHERE trace_id = ?1",
 	[ST_INSERT_VERDICT] =
 		"INSERT INTO verdicts(trace_id, check_id, verdict, n_checked, n_failed,"
 		" n_undecided, reason) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -459,6 +461,31 @@ static int check_path(const char *path, struct an_diag *d)
 }
 
 /*
+ * A column schema 3 gained without a new version: an older file gets it
+ * here (an older ucval ignores it, and leaves it NULL in its rows).
+ */
+static int add_column(struct an_db *db, const char *table, const char *column,
+		      const char *type, struct an_diag *d)
+{
+	char sql[160];
+	sqlite3_stmt *st;
+	int rc;
+
+	snprintf(sql, sizeof(sql), "SELECT 1 FROM pragma_table_info('%s') WHERE name = '%s'",
+		 table, column);
+	if (sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_fail(db, d, "cannot read the schema");
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc != SQLITE_DONE)
+		return db_fail(db, d, "cannot read the schema");
+	snprintf(sql, sizeof(sql), "ALTER TABLE %s ADD COLUMN %s %s", table, column, type);
+	return exec(db, sql, d);
+}
+
+/*
  * Create the schema, or check that an existing one is ours and not newer.
  * Done inside an IMMEDIATE transaction so that two `-j` writers opening a
  * new file at once do not both create it.
@@ -482,6 +509,8 @@ static int setup_schema(struct an_db *db, struct an_diag *d)
 	err = exec(db, schema_sql, d);
 	if (!err && version == 1)
 		err = exec(db, "ALTER TABLE mismatches ADD COLUMN explain TEXT", d);
+	if (!err)
+		err = add_column(db, "traces", "events_not_recorded", "TEXT", d);
 	if (!err)
 		err = exec(db, chunks_sql, d);
 	if (!err && version == 2)
@@ -709,7 +738,8 @@ static void bind_trace(sqlite3_stmt *st, int col, const struct an_db_trace *t)
 	sqlite3_bind_text(st, col++, t->model, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, col++, t->analyzed_at, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, col++, t->options ? t->options : "", -1, SQLITE_STATIC);
-	bind_text_or_null(st, col, t->kernel);
+	bind_text_or_null(st, col++, t->kernel);
+	bind_text_or_null(st, col, t->events_not_recorded);
 }
 
 /* Insert @t inside the open transaction: it becomes the trace being written. */

@@ -45,6 +45,9 @@ struct an_series_rec;
  * @options: canonical text of the analysis options (part of the identity)
  * @kernel: release string, NULL when unknown
  * @analyzed_at: ISO 8601 UTC time; injectable for deterministic tests
+ * @events_not_recorded: the scheduler events the replay follows that the
+ *			 trace has none of, space separated (analyze/evlist.h),
+ *			 "" when it has them all; NULL when not said
  */
 struct an_db_trace {
 	const char *path;
@@ -57,6 +60,7 @@ struct an_db_trace {
 	const char *options;
 	const char *kernel;
 	const char *analyzed_at;
+	const char *events_not_recorded;
 };
 
 /* One row of `verdicts`: verdict is "PASS", "FAIL" or "UNDECIDED". */

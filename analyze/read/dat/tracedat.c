@@ -146,6 +146,28 @@ static bool is_compressed(const struct an_datcheck *chk)
 	return false;
 }
 
+/*
+ * The canonical types whose format the file saved: a type without one was
+ * not recorded (readinfo.h, enum an_ev_list).
+ */
+static void list_formats(struct tep_handle *tep, struct an_reader_info *info)
+{
+	int n = tep_get_events_count(tep);
+
+	info->ev_list = AN_EV_LIST_FORMATS;
+	info->ev_listed = 0;
+	for (int i = 0; i < n; i++) {
+		const struct tep_event *e = tep_get_event(tep, i);
+		enum an_event_type type;
+
+		if (!e || !e->name)
+			continue;
+		type = an_alias_lookup(e->name, strlen(e->name));
+		if (type != AN_EV_UNKNOWN)
+			info->ev_listed |= AN_EV_BIT(type);
+	}
+}
+
 /**
  * an_tracedat_open() - open trace.dat @path (v6 or v7, compressed or not)
  * @path: file
@@ -217,6 +239,7 @@ int an_tracedat_open(const char *path, struct an_reader_info *info,
 	info->nr_lost_before = t->chk.nr_lost_before;
 	info->nr_cpus_read_before = t->chk.nr_cpus_read_before;
 	snprintf(info->format_blanked, sizeof(info->format_blanked), "%s", t->chk.blanked);
+	list_formats(t->tep, info);
 	info->nr_cpus = tep_get_cpus(t->tep);
 	if (info->nr_cpus <= 0)
 		info->nr_cpus = t->chk.nr_cpus;
