@@ -545,10 +545,10 @@ static void test_db_views(void **state)
 		const char *want;
 	} rows[] = {
 		{ "SELECT check_id, n_traces, n_pass, n_fail, n_windows FROM v_check_summary"
-		  " WHERE check_id = 'rq_clamp'", "rq_clamp|17|1|1|2" },
+		  " WHERE check_id = 'rq_clamp'", "rq_clamp|27|2|2|3" },
 		{ "SELECT cpu, rule, duration_ns, explain IS NOT NULL FROM v_mismatch_detail"
 		  " WHERE check_id = 'rq_clamp' ORDER BY ts_start_ns",
-		  "1|VR4|1050000|1;1|VR11|1000000|1" },
+		  "1|VR4|1050000|1;1|VR11|1000000|1;1|MR3|950000|1" },
 		{ "SELECT uclamp_min, uclamp_max FROM clamp_intervals JOIN traces USING(trace_id)"
 		  " WHERE path = 'traces/rq_clamp-fail.txt' AND cpu = 1"
 		  " AND ts_start_ns <= 10003050000 AND ts_end_ns > 10003050000", "256|768" },
@@ -595,10 +595,10 @@ static int readme_queries(char *text, char **q, int max)
 static void test_readme_queries(void **state)
 {
 	static const char *const first_row[] = {
-		"traces/freq_above_max_clamp-fail.txt|freq_above_max_clamp|FAIL|4|2",
-		"freq_above_max_clamp|17|4|2|11|3|19000000",
+		"traces/cpu_capacity-fail.txt|freq_above_max_clamp|FAIL|4|1",
+		"freq_above_max_clamp|27|11|3|13|4|23000000",
 		"traces/freq_below_min_clamp-fail.txt|5.0",
-		"0|500000|28.8|30.9",
+		"0|500000|39.5|36.0",
 		"NULL|4|0.5",
 		"traces/freq_above_max_clamp-fail.txt|freq_above_max_clamp|0|10000000|VS1|"
 		"S13   ceiling cpu                  0\nS5    util_cfs+util_rt             1024\n"
@@ -607,7 +607,7 @@ static void test_readme_queries(void **state)
 		"256|768",
 		"traces/freq_prediction-fail.txt|22.9",
 		"traces/groups_exhausted-fail.txt|40000300000|300|NULL|128|0|-28",
-		"freq_prediction|0|12|101.91|cpu 0: prediction not judged: no util signal yet "
+		"freq_prediction|0|28|185.93|cpu 0: prediction not judged: no util signal yet "
 		"for a cpu of the policy",
 	};
 	static char buf[1 << 17];

@@ -162,6 +162,10 @@ enum an_rq_op {
  *		      again (a cpu_idle entry after an exit) two ticks or more
  *		      after the period began: a tick has fired in it, so NO_HZ
  *		      counted it for schedutil's busy hold (an_fq_stretch_update())
+ * @has_util_est: @util_est holds the root runqueue's estimated utilization
+ *		  (sched_util_est_cfs of path "/", signals.c)
+ * @util_est: its util_est.enqueued (the 6.8+ util_est), which schedutil
+ *	      takes when larger than util_avg (an_signals_util_cfs())
  */
 struct an_cpu {
 	bool is_seen;
@@ -200,6 +204,8 @@ struct an_cpu {
 	unsigned int idle_seq;
 	bool is_idle_exited;
 	unsigned int idle_counted_seq;
+	bool has_util_est;
+	unsigned int util_est;
 };
 
 /**
