@@ -111,7 +111,7 @@ out_free:
 struct feed_slot {
 	int ret;		/* of an_reader_next() */
 	int nr_cpus;		/* an_reader_info.nr_cpus after it */
-	uint32_t ev_unlisted;	/* unlisted_of() after it */
+	uint64_t ev_unlisted;	/* unlisted_of() after it */
 	size_t size;		/* bytes of @ev handed over */
 	struct an_diag *ed;	/* ret < 0: the diagnostic */
 	char *name;		/* copies the event points to */
@@ -238,7 +238,7 @@ static bool has_batch(struct feed *f)
  * The event types the capture's own list lacks (an_reader_info.ev_listed):
  * not recorded, for certain (an_replay_opts.ev_unlisted).
  */
-static uint32_t unlisted_of(const struct an_reader_info *info)
+static uint64_t unlisted_of(const struct an_reader_info *info)
 {
 	return info->ev_list == AN_EV_LIST_NONE ? 0 : ~info->ev_listed;
 }
@@ -351,7 +351,7 @@ static bool feed_start(struct feed *f, void *(*fn)(void *), void *arg)
  * called again after an end (0) or an unrecoverable error.
  */
 static int feed_next(struct feed *f, const struct an_diag **ed, int *nr_cpus,
-		     uint32_t *unlisted)
+		     uint64_t *unlisted)
 {
 	struct feed_batch *b = f->batch[atomic_load(&f->taken) % FEED_BATCHES];
 	struct feed_slot *s;
@@ -462,7 +462,7 @@ static void replay_loop(struct run *u)
 		const struct an_event *ev = &f->ev;
 		const struct an_diag *ed;
 		int nr_cpus, err;
-		uint32_t unlisted;
+		uint64_t unlisted;
 		uint64_t t0 = 0, t1 = 0;
 
 		if (u->probe_left) {

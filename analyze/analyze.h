@@ -109,7 +109,7 @@ struct an_summary {
 	uint64_t nr_requests;
 	uint64_t nr_unrecorded;
 	enum an_ev_list ev_list;
-	uint32_t ev_listed;
+	uint64_t ev_listed;
 	char notes[AN_REPLAY_MAX_NOTES][AN_REPLAY_NOTE_LEN];
 	unsigned int nr_notes;
 };

@@ -91,6 +91,10 @@ static inline void an_test_render(const struct an_event *ev, char *buf, size_t l
 			n += (size_t)snprintf(buf + n, len - n, "'%.*s'", (int)ev->print.len,
 					      ev->print.text);
 			break;
+		case AN_FK_MASK:
+			n += (size_t)snprintf(buf + n, len - n, "0x%llx",
+					      *(const unsigned long long *)p);
+			break;
 		default:
 			n += (size_t)snprintf(buf + n, len - n, "%s", p);
 			break;

@@ -207,6 +207,9 @@ static void render_event(const struct an_event *ev, char text[TEXT_MAX])
 			n = append(text, n, "%.*s", text_len(ev->print.text, ev->print.len),
 				   ev->print.text);
 			break;
+		case AN_FK_MASK:	/* as the raw report prints a bitmask */
+			n = append(text, n, "0x%llx", *(const unsigned long long *)p);
+			break;
 		default:	/* comm, path, state: NUL-terminated arrays */
 			n = append(text, n, "%s", p);
 			break;
@@ -435,6 +438,9 @@ static void render_raw(const struct raw *r, const char *state, char text[TEXT_MA
 			break;
 		case AN_FK_TEXT:	/* the last field: all the rest */
 			n = append(text, n, "%.*s", text_len(v, strlen(v)), v);
+			break;
+		case AN_FK_MASK:	/* no reachable trace has one yet: as printed */
+			n = append(text, n, "%.*s", (int)len, v);
 			break;
 		}
 	}

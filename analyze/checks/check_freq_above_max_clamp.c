@@ -240,7 +240,7 @@ static void take_util(const struct an_replay *r, struct ceil_check *k, const str
 	unsigned int cfs, rt;
 	int cpu;
 
-	if (an_fq_util_sample(ev, &cpu, &cfs, &rt) && an_replay_cpu(r, cpu))
+	if (an_fq_util_sample(r, ev, &cpu, &cfs, &rt) && an_replay_cpu(r, cpu))
 		k->util[cpu] = (struct ceil_util){
 			.has_util = true, .util = cfs + rt, .ts_ns = ev->ts_ns,
 		};

@@ -223,7 +223,7 @@ static void take_util(struct an_replay *r, struct pred_check *k, const struct an
 	unsigned int cfs, rt;
 	int cpu;
 
-	if (!an_fq_util_sample(ev, &cpu, &cfs, &rt) || !an_replay_cpu(r, cpu))
+	if (!an_fq_util_sample(r, ev, &cpu, &cfs, &rt) || !an_replay_cpu(r, cpu))
 		return;
 	k->has_util_event = true;
 	pc = &k->cpu[cpu];

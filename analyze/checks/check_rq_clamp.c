@@ -2,8 +2,9 @@
 /*
  * analyze/checks/check_rq_clamp.c - check rq_clamp (events.md §4).
  *
- * uclamp_util_cfs and uclamp_util_se show a CPU's rq aggregated clamps
- * (uclamp_min, uclamp_max) at an instant; the model's are
+ * uclamp_util_cfs and uclamp_util_se (and MediaTek's sched_queue_task, see
+ * below) show a CPU's rq aggregated clamps (uclamp_min, uclamp_max) at an
+ * instant; the model's are
  * model_rq_value(cpu, id) over the tasks the replay has queued there,
  * idle UCLAMP_MAX retention included (v3 VR4-VR11, mainline MR3-MR4, MR8).
  *
@@ -60,6 +61,18 @@
  * although its sched_wakeup comes first in the trace; or before it, while
  * the sleeper still ran. When the sleeper left no other task queued, the
  * next rq sample decides between the two (late_order() in sched.c).
+ *
+ * MediaTek's sched_queue_task shows the rq clamps (min, max) just after the
+ * enqueue (enqueue 1) or dequeue (-1) of one task, from enqueue_task() or
+ * dequeue_task(): before the sched event that shows that operation
+ * (sched_wakeup, sched_switch, sched_migrate_task). When the model already
+ * agrees on the task's place (queued on that CPU or not), the observation
+ * is judged as above. Otherwise it waits for the event that gives the model
+ * that very operation, and is judged on the model's pair right after it. It
+ * is dropped, unjudged, when the CPU's queued tasks change in any other way
+ * first, or when a second one comes for the CPU before (a dequeue and
+ * enqueue around a change of the task, or a pull during the new-idle
+ * balance: the kernel is more than one operation ahead of the model).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -83,6 +96,13 @@ struct rq_cpu {
 	bool has_alt;			/* idle: @alt_max retained is accepted too */
 	int alt_max;
 	/* pull before the switch (file comment) */
+	/* sched_queue_task waiting for its operation (file comment) */
+	bool has_queued;
+	int queued_pid;
+	int queued_op;			/* 1 enqueue, -1 dequeue */
+	unsigned int queued_nr;		/* the model's queued tasks then ... */
+	long long queued_sum;		/* ... and the sum of their pids */
+	int queued_obs[MODEL_UCLAMP_CNT];
 };
 
 struct rq_check {
@@ -91,6 +111,7 @@ struct rq_check {
 	unsigned int nr_cpus;
 	int *pending_cpus;		/* CPUs with nr_pending > 0 */
 	unsigned int nr_pending_cpus;
+	unsigned int nr_queued;		/* CPUs with has_queued */
 };
 
 static const char *rule_of(const struct an_replay *r, int cpu)
@@ -185,18 +206,22 @@ static bool may_be_unseen(const struct an_replay *r, int cpu, int id, int obs)
 	return r->cpu[cpu].curr_pid > 0 && obs > r->cpu[cpu].rq_now[id];
 }
 
+/*
+ * Judge the pair @obs of @cpu at @ts: it agrees with the model's pair
+ * before @ts or now; with @is_after_only, now only.
+ */
 static void judge(struct an_replay *r, struct rq_check *k, int cpu, uint64_t ts,
-		  const int obs[MODEL_UCLAMP_CNT])
+		  const int obs[MODEL_UCLAMP_CNT], bool is_after_only)
 {
 	struct rq_cpu *rc = &k->cpu[cpu];
 	static const char *const names[] = { "uclamp_min", "uclamp_max" };
 	const struct an_cpu *c = &r->cpu[cpu];
-	int before[MODEL_UCLAMP_CNT];
-	bool is_before = true, is_after = true, is_judged = false;
+	bool is_before = !is_after_only, is_after = true, is_judged = false;
 
 	for (int id = 0; id < MODEL_UCLAMP_CNT; id++) {
-		before[id] = an_replay_rq_before(r, cpu, (enum model_clamp_id)id, ts);
-		is_before &= obs[id] == before[id];
+		if (is_before)
+			is_before = obs[id] == an_replay_rq_before(r, cpu, (enum model_clamp_id)id,
+								   ts);
 		is_after &= obs[id] == c->rq_now[id];
 	}
 	if (rc->has_alt && obs[MODEL_UCLAMP_MIN] == c->rq_now[MODEL_UCLAMP_MIN] &&
@@ -243,7 +268,7 @@ static void resolve(struct an_replay *r, struct rq_check *k, int cpu)
 	struct rq_cpu *rc = &k->cpu[cpu];
 
 	for (unsigned int i = 0; i < rc->nr_pending; i++)
-		judge(r, k, cpu, rc->pending_ts, rc->pending[i]);
+		judge(r, k, cpu, rc->pending_ts, rc->pending[i], false);
 	rc->nr_pending = 0;
 }
 
@@ -263,36 +288,50 @@ static AN_NOINLINE void resolve_older(struct an_replay *r, struct rq_check *k, u
 	k->nr_pending_cpus = keep;
 }
 
+/* @cpu cannot be judged at @ev: extend its doubt window (UNDECIDED). */
+static AN_NOINLINE void doubt(struct an_replay *r, struct rq_check *k, const struct an_event *ev,
+			      int cpu)
+{
+	const struct an_cpu *c = &r->cpu[cpu];
+	struct an_window w = {
+		.check = AN_CHECK_RQ_CLAMP, .cpu = cpu, .pid = -1,
+		.ts_start_ns = ev->ts_ns, .rule = "",
+	};
+	bool is_moved = c->is_known && c->unrecorded_until_ns >= ev->ts_ns;
+	/* it hides nothing when the CPU is simply not known yet since the start */
+	bool is_hiding = c->is_lost || c->is_lost_doubt || c->undecided_until_ns >= ev->ts_ns ||
+			 is_moved || r->sys.is_undefined;
+
+	snprintf(w.message, sizeof(w.message), "rq of cpu %d not known%s", cpu,
+		 is_moved && c->undecided_until_ns < ev->ts_ns ?
+		 " (a task moved unrecorded: no sched_migrate_task)" :
+		 is_hiding ? " (integrity)" : " yet");
+	an_win_doubt_hiding(k->res, &k->cpu[cpu].doubt, &w, is_hiding);
+}
+
+/* Whether @cpu can be judged at @ev: else doubt(). */
+static bool is_decidable(struct an_replay *r, struct rq_check *k, const struct an_event *ev,
+			 int cpu)
+{
+	if (!an_replay_is_decidable(r, cpu, ev->ts_ns)) {
+		doubt(r, k, ev, cpu);
+		return false;
+	}
+	an_win_close(k->res, &k->cpu[cpu].doubt, ev->ts_ns);
+	return true;
+}
+
 static AN_NOINLINE void observe(struct an_replay *r, struct rq_check *k,
 				const struct an_event *ev, int cpu, unsigned int umin,
 				unsigned int umax)
 {
-	const struct an_cpu *c = an_replay_cpu(r, cpu);
 	struct rq_cpu *rc;
 	int obs[MODEL_UCLAMP_CNT] = { (int)umin, (int)umax };
 
 	k->res->stats[AN_CHECK_RQ_CLAMP].has_input = true;
-	if (!c)
+	if (!an_replay_cpu(r, cpu) || !is_decidable(r, k, ev, cpu))
 		return;
 	rc = &k->cpu[cpu];
-	if (!an_replay_is_decidable(r, cpu, ev->ts_ns)) {
-		struct an_window w = {
-			.check = AN_CHECK_RQ_CLAMP, .cpu = cpu, .pid = -1,
-			.ts_start_ns = ev->ts_ns, .rule = "",
-		};
-		bool is_moved = c->is_known && c->unrecorded_until_ns >= ev->ts_ns;
-		bool is_hiding = c->is_lost || c->is_lost_doubt ||
-				 c->undecided_until_ns >= ev->ts_ns || is_moved ||
-				 r->sys.is_undefined;
-
-		snprintf(w.message, sizeof(w.message), "rq of cpu %d not known%s", cpu,
-			 is_moved && c->undecided_until_ns < ev->ts_ns ?
-			 " (a task moved unrecorded: no sched_migrate_task)" :
-			 is_hiding ? " (integrity)" : " yet");
-		an_win_doubt_hiding(k->res, &rc->doubt, &w, is_hiding);
-		return;
-	}
-	an_win_close(k->res, &rc->doubt, ev->ts_ns);
 	if (rc->nr_pending && rc->pending_ts != ev->ts_ns) {
 		/* an older instant whose later events came out of order */
 		resolve(r, k, cpu);
@@ -316,10 +355,105 @@ static AN_NOINLINE void observe(struct an_replay *r, struct rq_check *k,
 	rc->nr_pending++;
 }
 
+/* The model's queued tasks of @cpu: how many, and the sum of their pids. */
+static void queued_of(const struct an_replay *r, int cpu, unsigned int *nr, long long *sum)
+{
+	const struct model_node *n;
+
+	*nr = 0;
+	*sum = 0;
+	model_list_for_each(n, &r->sys.cpu[cpu].queued) {
+		(*nr)++;
+		*sum += model_container_of(n, struct model_task, rq_node)->pid;
+	}
+}
+
+/* Whether the model has done operation @op (1 enqueue, -1 dequeue) of @pid on @cpu. */
+static bool is_op_done(const struct an_replay *r, int cpu, int pid, int op)
+{
+	const struct an_task *t = an_replay_task(r, pid);
+	bool is_here = t && t->mt.cpu == cpu;
+
+	return op > 0 ? is_here : !is_here;
+}
+
+static void queued_drop(struct rq_check *k, struct rq_cpu *rc)
+{
+	rc->has_queued = false;
+	k->nr_queued--;
+}
+
+/* A sched_queue_task (file comment). */
+static AN_NOINLINE void observe_queue(struct an_replay *r, struct rq_check *k,
+				      const struct an_event *ev)
+{
+	const struct an_ev_queue_task *q = &ev->queue;
+	struct rq_cpu *rc;
+
+	if (!an_replay_cpu(r, q->cpu) || (q->enqueue != 1 && q->enqueue != -1)) {
+		k->res->stats[AN_CHECK_RQ_CLAMP].has_input = true;
+		return;
+	}
+	rc = &k->cpu[q->cpu];
+	if (rc->has_queued) {
+		/* two operations ahead of the model: neither is judged */
+		queued_drop(k, rc);
+		k->res->stats[AN_CHECK_RQ_CLAMP].has_input = true;
+		return;
+	}
+	if (is_op_done(r, q->cpu, q->pid, q->enqueue)) {
+		observe(r, k, ev, q->cpu, q->rq_min, q->rq_max);
+		return;
+	}
+	k->res->stats[AN_CHECK_RQ_CLAMP].has_input = true;
+	rc->has_queued = true;
+	k->nr_queued++;
+	rc->queued_pid = q->pid;
+	rc->queued_op = q->enqueue;
+	rc->queued_obs[MODEL_UCLAMP_MIN] = (int)q->rq_min;
+	rc->queued_obs[MODEL_UCLAMP_MAX] = (int)q->rq_max;
+	queued_of(r, q->cpu, &rc->queued_nr, &rc->queued_sum);
+}
+
+/* After an event: the waiting sched_queue_task its operation came for. */
+static AN_NOINLINE void resolve_queued(struct an_replay *r, struct rq_check *k,
+				       const struct an_event *ev)
+{
+	for (unsigned int cpu = 0; cpu < k->nr_cpus && k->nr_queued; cpu++) {
+		struct rq_cpu *rc = &k->cpu[cpu];
+		unsigned int nr;
+		long long sum;
+
+		if (!rc->has_queued)
+			continue;
+		queued_of(r, (int)cpu, &nr, &sum);
+		if (!is_op_done(r, (int)cpu, rc->queued_pid, rc->queued_op)) {
+			if (nr != rc->queued_nr || sum != rc->queued_sum)
+				queued_drop(k, rc);	/* another change came first */
+			continue;
+		}
+		queued_drop(k, rc);
+		if (nr != rc->queued_nr + (unsigned int)rc->queued_op ||
+		    sum != rc->queued_sum + (long long)rc->queued_op * rc->queued_pid)
+			continue;			/* not that operation alone */
+		if (is_decidable(r, k, ev, (int)cpu))
+			judge(r, k, (int)cpu, ev->ts_ns, rc->queued_obs, true);
+	}
+}
+
 static bool is_group_write(const struct an_event *ev)
 {
 	return ev->type == AN_EV_UCLAMP_TG ||
 	       (ev->type == AN_EV_PRINT && ev->print.marker.kind == AN_MARKER_CGROUP);
+}
+
+/* The CPU whose running task at the last group write is @pid, or -1. */
+static int write_cpu(const struct rq_check *k, int pid)
+{
+	for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++)
+		if (k->cpu[cpu].is_write_quiet && k->cpu[cpu].write_pid == pid)
+			return (int)cpu;
+	return -1;
 }
 
 /*
@@ -336,16 +470,21 @@ static int counted_cpu(const struct rq_check *k, const struct an_event *ev)
 		return ev->util_cfs.cpu;
 	case AN_EV_UCLAMP_UTIL_SE:
 		return ev->util_se.cpu;
+	case AN_EV_SCHED_QUEUE_TASK:
+		return ev->queue.cpu;
 	case AN_EV_UCLAMP_TASK_EFF:
-		for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++)
-			if (k->cpu[cpu].is_write_quiet && k->cpu[cpu].write_pid == ev->task_eff.pid)
-				return (int)cpu;
-		return -1;
+		return write_cpu(k, ev->task_eff.pid);
+	case AN_EV_SCHED_TASK_UCLAMP:
+		return ev->task_uclamp.active ? write_cpu(k, ev->task_uclamp.pid) : -1;
 	case AN_EV_SCHED_PELT_CFS:
 	case AN_EV_SCHED_UTIL:
 	case AN_EV_SUGOV_UTIL_UPDATE:
 	case AN_EV_CPU_FREQUENCY:
 	case AN_EV_CPU_IDLE:
+	case AN_EV_SCHED_PELT_SE:
+	case AN_EV_SCHED_UTIL_EST_CFS:
+	case AN_EV_SCHED_UTIL_EST_SE:
+	case AN_EV_SCHED_CPU_CAPACITY:
 		return -1;
 	default:
 		return ev->cpu;
@@ -426,6 +565,8 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	if (after) {
 		if (k->cpu)
 			track_after(r, k);
+		if (k->nr_queued)
+			resolve_queued(r, k, ev);
 		return 0;
 	}
 	if (!k->cpu && setup(k, r))
@@ -439,6 +580,8 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	else if (ev->type == AN_EV_UCLAMP_UTIL_SE)
 		observe(r, k, ev, ev->util_se.cpu, ev->util_se.uclamp_min,
 			ev->util_se.uclamp_max);
+	else if (ev->type == AN_EV_SCHED_QUEUE_TASK)
+		observe_queue(r, k, ev);
 	return 0;
 }
 
@@ -474,7 +617,8 @@ static void on_free(void *ctx)
  * @res: where its windows and counters go, borrowed for @r's life
  * @d: diagnostic on failure
  *
- * Compares uclamp_util_cfs/se rq clamps with the model's aggregation
+ * Compares uclamp_util_cfs/se (and sched_queue_task) rq clamps with the
+ * model's aggregation
  * (uclamp-v3.md VR4-VR11, uclamp-mainline.md MR3-MR4, MR8); see the file
  * comment for the same-instant rule and the UNDECIDED cases.
  *

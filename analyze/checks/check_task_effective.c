@@ -3,7 +3,9 @@
  * analyze/checks/check_task_effective.c - check task_effective (events.md §4).
  *
  * uclamp_task_eff shows a task's own request (value) and its effective
- * clamp (effective, capacity units). The replay first takes the request
+ * clamp (effective, capacity units); MediaTek's sched_task_uclamp both
+ * clamps' requests and effective values, its sched_queue_task the effective
+ * values a task is enqueued or dequeued with. The replay first takes the request
  * from the event when the model holds another one (requests.c), so this
  * check judges the effective value alone: the request restricted by the
  * task group and the system default, v3 VT1/VT2 (rule VT1), mainline
@@ -60,68 +62,96 @@ static void explain(const struct an_replay *r, const struct model_task *mt,
 		     model_task_eff(&r->sys, mt, id, NULL));
 }
 
-/* The window of a disagreement (FAIL or UNDECIDED) at @ev. */
+/* The window of a disagreement (FAIL or UNDECIDED) of @pid's @id at @ev. */
 static void make_window(struct an_window *w, const struct an_replay *r,
-			const struct an_event *ev, int expected)
+			const struct an_event *ev, int pid, int id, unsigned int observed,
+			int expected)
 {
-	const struct an_ev_task_eff *e = &ev->task_eff;
-
 	*w = (struct an_window){
-		.check = AN_CHECK_TASK_EFFECTIVE, .cpu = -1, .pid = e->pid,
+		.check = AN_CHECK_TASK_EFFECTIVE, .cpu = -1, .pid = pid,
 		.ts_start_ns = ev->ts_ns, .rule = r->variant == MODEL_V3 ? "VT1" : "MT1",
-		.expected = expected, .observed = e->effective,
+		.expected = expected, .observed = observed,
 	};
 	snprintf(w->message, sizeof(w->message), "effective uclamp_%s of pid %d: kernel %u, model %d",
-		 e->clamp_id == MODEL_UCLAMP_MIN ? "min" : "max", e->pid, e->effective, expected);
+		 id == MODEL_UCLAMP_MIN ? "min" : "max", pid, observed, expected);
 }
 
-static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
+/* Judge the kernel's effective value @observed of @pid's clamp @id. */
+static int judge(struct an_keyed *k, struct an_replay *r, const struct an_event *ev, int pid,
+		 int id, unsigned int observed)
 {
-	struct an_keyed *k = ctx;
-	const struct an_ev_task_eff *e = &ev->task_eff;
 	struct an_wintab_ent *ent;
 	struct an_task *t;
 	int expected, old;
 	struct an_window w;	/* made only for a disagreement */
 
-	if (!after || ev->type != AN_EV_UCLAMP_TASK_EFF)
-		return 0;
-	if (e->pid <= 0 || (e->clamp_id != MODEL_UCLAMP_MIN && e->clamp_id != MODEL_UCLAMP_MAX))
+	if (pid <= 0 || (id != MODEL_UCLAMP_MIN && id != MODEL_UCLAMP_MAX))
 		return 0;
 	k->res->stats[AN_CHECK_TASK_EFFECTIVE].has_input = true;
-	t = an_replay_task(r, e->pid);
-	ent = an_wintab_get(k->open, (uint64_t)e->pid * 2 + (uint64_t)e->clamp_id, true);
+	t = an_replay_task(r, pid);
+	ent = an_wintab_get(k->open, (uint64_t)pid * 2 + (uint64_t)id, true);
 	if (!ent)
 		return -ENOMEM;
-	expected = t ? model_task_eff(&r->sys, &t->mt, (enum model_clamp_id)e->clamp_id, NULL) :
-		       -1;
+	expected = t ? model_task_eff(&r->sys, &t->mt, (enum model_clamp_id)id, NULL) : -1;
 	if (!t || t->mt.is_dead || r->sys.is_undefined) {
-		make_window(&w, r, ev, expected);
+		make_window(&w, r, ev, pid, id, observed, expected);
 		an_win_doubt_hiding(k->res, &ent->doubt, &w, true);
-	} else if (expected == (int)e->effective ||
-		   (an_walk_old_eff(&r->sys, &r->walk, &t->mt, (enum model_clamp_id)e->clamp_id,
-				    true, &old) &&
-		    old == (int)e->effective)) {
+	} else if (expected == (int)observed ||
+		   (an_walk_old_eff(&r->sys, &r->walk, &t->mt, (enum model_clamp_id)id, true,
+				    &old) &&
+		    old == (int)observed)) {
 		k->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
 		an_win_agree(k->res, &ent->fail, ev->ts_ns);
 		an_win_close(k->res, &ent->doubt, ev->ts_ns);
 	} else if (an_task_is_clamp_known(t) && !(r->step.is_learnt && r->step.learn_ret < 0)) {
 		k->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
 		an_win_close(k->res, &ent->doubt, ev->ts_ns);
-		make_window(&w, r, ev, expected);
+		make_window(&w, r, ev, pid, id, observed, expected);
 		an_win_observe(k->res, &ent->fail, &w);
 		if (ent->fail.w.n_events == 1) {
 			char text[AN_WINDOW_EXPLAIN_LEN];
 
-			explain(r, &t->mt, (enum model_clamp_id)e->clamp_id, text, sizeof(text));
+			explain(r, &t->mt, (enum model_clamp_id)id, text, sizeof(text));
 			an_win_set_explain(&ent->fail, text);
 		}
 	} else {
-		make_window(&w, r, ev, expected);
+		make_window(&w, r, ev, pid, id, observed, expected);
 		an_win_doubt_hiding(k->res, &ent->doubt, &w, true);
 	}
 	an_wintab_put(k->open, ent);
 	return 0;
+}
+
+/*
+ * uclamp_task_eff: one clamp. MediaTek: sched_task_uclamp's pair while the
+ * task is counted on a runqueue (active), sched_queue_task's task_min and
+ * task_max (p->uclamp[], set at the enqueue).
+ */
+static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool after)
+{
+	struct an_keyed *k = ctx;
+	int err;
+
+	if (!after)
+		return 0;
+	switch (ev->type) {
+	case AN_EV_UCLAMP_TASK_EFF:
+		return judge(k, r, ev, ev->task_eff.pid, ev->task_eff.clamp_id,
+			     ev->task_eff.effective);
+	case AN_EV_SCHED_TASK_UCLAMP:
+		if (!ev->task_uclamp.active)
+			return 0;
+		err = judge(k, r, ev, ev->task_uclamp.pid, MODEL_UCLAMP_MIN,
+			    ev->task_uclamp.eff_min);
+		return err ? err : judge(k, r, ev, ev->task_uclamp.pid, MODEL_UCLAMP_MAX,
+					 ev->task_uclamp.eff_max);
+	case AN_EV_SCHED_QUEUE_TASK:
+		err = judge(k, r, ev, ev->queue.pid, MODEL_UCLAMP_MIN, ev->queue.task_min);
+		return err ? err : judge(k, r, ev, ev->queue.pid, MODEL_UCLAMP_MAX,
+					 ev->queue.task_max);
+	default:
+		return 0;
+	}
 }
 
 /**
@@ -130,7 +160,8 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
  * @res: where its windows and counters go, borrowed for @r's life
  * @d: diagnostic on failure
  *
- * Compares uclamp_task_eff effective values with model_task_eff()
+ * Compares uclamp_task_eff (sched_task_uclamp, sched_queue_task) effective
+ * values with model_task_eff()
  * (uclamp-v3.md VT1/VT2, uclamp-mainline.md MT1/MT2); see the file comment.
  *
  * Return: 0 or -ENOMEM.
@@ -140,8 +171,9 @@ int an_check_task_effective_attach(struct an_replay *r, struct an_results *res,
 {
 	static const struct an_observer obs = {
 		.name = "task_effective", .event = on_event,
-		/* on_event() acts after the model, on uclamp_task_eff only */
+		/* on_event() acts after the model, on these events only */
 		.skip = AN_OBS_NO_BEFORE, .only = AN_OBS_ONLY_TYPE, .type = AN_EV_UCLAMP_TASK_EFF,
+		.types = AN_EV_BIT(AN_EV_SCHED_TASK_UCLAMP) | AN_EV_BIT(AN_EV_SCHED_QUEUE_TASK),
 	};
 
 	return an_keyed_attach(r, res, &obs, d);

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "analyze/checks/freqstate.h"
+#include "analyze/read/alias.h"
+#include "analyze/replay/signals.h"
 
 /* ns per µs: rate_limit_us and tick_us to trace time. */
 #define NSEC_PER_USEC	1000ULL
@@ -487,6 +489,11 @@ static bool is_local_event(enum an_event_type type)
 	case AN_EV_SCHED_PELT_CFS:
 	case AN_EV_SCHED_UTIL:
 	case AN_EV_SUGOV_UTIL_UPDATE:
+	case AN_EV_SCHED_PELT_SE:
+	case AN_EV_SCHED_UTIL_EST_CFS:
+	case AN_EV_SCHED_UTIL_EST_SE:
+	case AN_EV_SCHED_QUEUE_TASK:
+	case AN_EV_SCHED_CPU_CAPACITY:	/* a capacity it fills is a limits change */
 		return true;
 	default:
 		return false;
@@ -856,6 +863,7 @@ void an_fq_obs_lost(const struct an_replay *r, const struct an_freq_policy *p,
 
 /**
  * an_fq_util_sample() - the utilization a util-signal event reports
+ * @r: replay (its root util_est, signals.h)
  * @ev: any event
  * @cpu: its CPU
  * @util_cfs: the root CFS utilization
@@ -863,24 +871,38 @@ void an_fq_obs_lost(const struct an_replay *r, const struct an_freq_policy *p,
  *
  * The util signals of events.md §4 (freq_prediction's "needs"):
  * sched_pelt_cfs of the root group "/", uclamp_util_cfs (its util_avg) and
- * schedutil_util.
+ * schedutil_util; and sched_util_est_cfs of "/" with its util. A root
+ * util_avg is raised to the CPU's last util_est where the release uses it
+ * (an_signals_util_cfs()); schedutil_util is schedutil's own sum.
  *
  * Return: true when @ev is one of them.
  */
-bool an_fq_util_sample(const struct an_event *ev, int *cpu, unsigned int *util_cfs,
-		       unsigned int *util_rt)
+bool an_fq_util_sample(const struct an_replay *r, const struct an_event *ev, int *cpu,
+		       unsigned int *util_cfs, unsigned int *util_rt)
 {
+	int util_bit;
+
 	*util_rt = 0;
 	switch (ev->type) {
 	case AN_EV_SCHED_PELT_CFS:
 		if (strcmp(ev->pelt_cfs.path, "/"))
 			return false;
 		*cpu = ev->pelt_cfs.cpu;
-		*util_cfs = ev->pelt_cfs.util;
+		*util_cfs = an_signals_util_cfs(r, *cpu, ev->pelt_cfs.util);
+		return true;
+	case AN_EV_SCHED_UTIL_EST_CFS:
+		util_bit = an_alias_field_index(AN_EV_SCHED_UTIL_EST_CFS, "util", 4);
+		if (strcmp(ev->util_est.path, "/") || util_bit < 0 ||
+		    !(ev->present & (UINT32_C(1) << util_bit)))
+			return false;
+		*cpu = ev->util_est.cpu;
+		*util_cfs = ev->util_est.util;
+		if (an_signals_has_util_est(r) && ev->util_est.enqueued > *util_cfs)
+			*util_cfs = ev->util_est.enqueued;
 		return true;
 	case AN_EV_UCLAMP_UTIL_CFS:
 		*cpu = ev->util_cfs.cpu;
-		*util_cfs = ev->util_cfs.util_avg;
+		*util_cfs = an_signals_util_cfs(r, *cpu, ev->util_cfs.util_avg);
 		return true;
 	case AN_EV_SCHED_UTIL:
 		*cpu = ev->sched_util.cpu;

@@ -475,17 +475,19 @@ static inline void an_fq_obs_doubt(const struct an_replay *r, const struct an_fr
 		an_fq_obs_lost(r, p, j);
 }
 /*
- * A uclamp event (uclamp_util_cfs, uclamp_util_se, uclamp_task_eff): the
- * clamp checks have an input even where no request or platform says so.
+ * A uclamp event (uclamp_util_cfs, uclamp_util_se, uclamp_task_eff,
+ * MediaTek's sched_queue_task and sched_task_uclamp): the clamp checks have
+ * an input even where no request or platform says so.
  */
 static inline bool an_fq_is_uclamp_event(const struct an_event *ev)
 {
 	return ev->type == AN_EV_UCLAMP_UTIL_CFS || ev->type == AN_EV_UCLAMP_UTIL_SE ||
-	       ev->type == AN_EV_UCLAMP_TASK_EFF;
+	       ev->type == AN_EV_UCLAMP_TASK_EFF || ev->type == AN_EV_SCHED_QUEUE_TASK ||
+	       ev->type == AN_EV_SCHED_TASK_UCLAMP;
 }
 
-bool an_fq_util_sample(const struct an_event *ev, int *cpu, unsigned int *util_cfs,
-		       unsigned int *util_rt);
+bool an_fq_util_sample(const struct an_replay *r, const struct an_event *ev, int *cpu,
+		       unsigned int *util_cfs, unsigned int *util_rt);
 void an_fq_set_input(struct an_replay *r, struct an_results *res, enum an_check_id check,
 		     bool has_signal, const char *no_signal);
 

@@ -2,10 +2,10 @@
 /*
  * analyze/read/alias.c - the one alias table of ucval (spec/events.md §2).
  *
- * Raw event names (mainline, LISA module "lisa__*", sched_tp, Android vendor
- * events, 4.x names) map to a canonical type; each type lists its fields with
- * the raw names they go by. Readers decode only through these rows, so a new
- * variant is a new row, not new code.
+ * Raw event names (mainline, LISA module "lisa__*", sched_tp, Android and
+ * MediaTek vendor events, 4.x names, proposed ones) map to a canonical type;
+ * each type lists its fields with the raw names they go by. Readers decode
+ * only through these rows, so a new variant is a new row, not new code.
  */
 #include <string.h>
 
@@ -47,6 +47,20 @@ static const struct {
 	{ "schedutil_util",		AN_EV_SCHED_UTIL },
 	{ "schedutil_cpu_util_clamp",	AN_EV_SCHED_UTIL },		/* Android */
 	{ "sugov_util_update",		AN_EV_SUGOV_UTIL_UPDATE },	/* Android */
+	{ "sugov_next_freq",		AN_EV_SUGOV_UTIL_UPDATE },	/* Android */
+	{ "policy_frequency",		AN_EV_CPU_FREQUENCY },	/* proposed, per policy */
+	{ "sched_pelt_se",		AN_EV_SCHED_PELT_SE },		/* sched_tp, Android */
+	{ "lisa__sched_pelt_se",	AN_EV_SCHED_PELT_SE },
+	{ "sched_util_est_cfs",		AN_EV_SCHED_UTIL_EST_CFS },	/* sched_tp, Android */
+	{ "lisa__sched_util_est_cfs",	AN_EV_SCHED_UTIL_EST_CFS },
+	{ "lisa__sched_util_est_cfs_unified", AN_EV_SCHED_UTIL_EST_CFS },	/* 6.8+ */
+	{ "sched_util_est_se",		AN_EV_SCHED_UTIL_EST_SE },	/* sched_tp, Android */
+	{ "lisa__sched_util_est_se",	AN_EV_SCHED_UTIL_EST_SE },
+	{ "lisa__sched_util_est_se_unified", AN_EV_SCHED_UTIL_EST_SE },	/* 6.8+ */
+	{ "sched_cpu_capacity",		AN_EV_SCHED_CPU_CAPACITY },	/* sched_tp, Android */
+	{ "lisa__sched_cpu_capacity",	AN_EV_SCHED_CPU_CAPACITY },
+	{ "sched_queue_task",		AN_EV_SCHED_QUEUE_TASK },	/* MediaTek */
+	{ "sched_task_uclamp",		AN_EV_SCHED_TASK_UCLAMP },	/* MediaTek */
 };
 
 #define REQ true
@@ -93,8 +107,11 @@ static const struct an_alias_field task_fields[] = {
 };
 
 static const struct an_alias_field freq_fields[] = {
-	{ { "state" },		AN_FK_UINT, REQ, 0, OFF(freq.freq_khz) },
-	{ { "cpu_id" },		AN_FK_INT,  REQ, 0, OFF(freq.cpu_id) },
+	/* policy_frequency: state, cpu_id, cpumask (text: policy_cpus=, hex);
+	 * its first proposal: frequency, policy_cpu */
+	{ { "state", "frequency" }, AN_FK_UINT, REQ, 0, OFF(freq.freq_khz) },
+	{ { "cpu_id", "policy_cpu" }, AN_FK_INT, REQ, 0, OFF(freq.cpu_id) },
+	{ { "cpumask", "policy_cpus" }, AN_FK_MASK, OPT, 0, OFF(freq.cpus) },
 };
 
 static const struct an_alias_field limits_fields[] = {
@@ -184,10 +201,73 @@ static const struct an_alias_field sugov_fields[] = {
 	{ { "util" },		AN_FK_UINT, REQ, 0, OFF(sugov.util) },
 	{ { "max_cap", "max" },	AN_FK_UINT, REQ, 0, OFF(sugov.max_cap) },
 	{ { "flags" },		AN_FK_UINT, OPT, 0, OFF(sugov.flags) },
+	{ { "freq" },		AN_FK_UINT, OPT, 0, OFF(sugov.freq) },	/* sugov_next_freq */
 };
 
+static const struct an_alias_field pelt_se_fields[] = {
+	{ { "cpu" },		AN_FK_INT,  REQ, 0, OFF(pelt_se.cpu) },
+	{ { "path" },		AN_FK_PATH, OPT, 0, OFF(pelt_se.path) },
+	{ { "comm" },		AN_FK_COMM, OPT, 0, OFF(pelt_se.comm) },
+	{ { "pid" },		AN_FK_INT,  REQ, 0, OFF(pelt_se.pid) },
+	{ { "util" },		AN_FK_UINT, REQ, 0, OFF(pelt_se.util) },
+};
+
+/* util_est: the pair enqueued/ewma up to 6.7, one value (util_est) from 6.8 */
+static const struct an_alias_field util_est_cfs_fields[] = {
+	{ { "cpu" },		AN_FK_INT,  REQ, 0, OFF(util_est.cpu) },
+	{ { "path" },		AN_FK_PATH, REQ, 0, OFF(util_est.path) },
+	{ { "enqueued", "util_est" }, AN_FK_UINT, REQ, 0, OFF(util_est.enqueued) },
+	{ { "ewma" },		AN_FK_UINT, OPT, 0, OFF(util_est.ewma) },
+	{ { "util" },		AN_FK_UINT, OPT, 0, OFF(util_est.util) },
+};
+
+static const struct an_alias_field util_est_se_fields[] = {
+	{ { "cpu" },		AN_FK_INT,  REQ, 0, OFF(util_est.cpu) },
+	{ { "path" },		AN_FK_PATH, OPT, 0, OFF(util_est.path) },
+	{ { "comm" },		AN_FK_COMM, OPT, 0, OFF(util_est.comm) },
+	{ { "pid" },		AN_FK_INT,  REQ, 0, OFF(util_est.pid) },
+	{ { "enqueued", "util_est" }, AN_FK_UINT, REQ, 0, OFF(util_est.enqueued) },
+	{ { "ewma" },		AN_FK_UINT, OPT, 0, OFF(util_est.ewma) },
+	{ { "util" },		AN_FK_UINT, OPT, 0, OFF(util_est.util) },
+};
+
+static const struct an_alias_field capacity_fields[] = {
+	{ { "cpu" },		AN_FK_INT,  REQ, 0, OFF(capacity.cpu) },
+	{ { "capacity" },	AN_FK_UINT, REQ, 0, OFF(capacity.capacity) },
+	{ { "capacity_orig" },	AN_FK_UINT, OPT, 0, OFF(capacity.capacity_orig) },
+	{ { "capacity_curr" },	AN_FK_UINT, OPT, 0, OFF(capacity.capacity_curr) },
+};
+
+/* MediaTek: min/max are the rq's clamps, task_min/task_max the task's */
+static const struct an_alias_field queue_task_fields[] = {
+	{ { "cpu" },		AN_FK_INT,  REQ, 0, OFF(queue.cpu) },
+	{ { "pid" },		AN_FK_INT,  REQ, 0, OFF(queue.pid) },
+	{ { "enqueue" },	AN_FK_INT,  REQ, 0, OFF(queue.enqueue) },
+	{ { "cfs_util" },	AN_FK_UINT, OPT, 0, OFF(queue.cfs_util) },
+	{ { "min" },		AN_FK_UINT, REQ, 0, OFF(queue.rq_min) },
+	{ { "max" },		AN_FK_UINT, REQ, 0, OFF(queue.rq_max) },
+	{ { "task_min" },	AN_FK_UINT, REQ, 0, OFF(queue.task_min) },
+	{ { "task_max" },	AN_FK_UINT, REQ, 0, OFF(queue.task_max) },
+};
+
+/* MediaTek: min/max are the effective clamps, *_req the requests */
+static const struct an_alias_field task_uclamp_fields[] = {
+	{ { "pid" },		AN_FK_INT,  REQ, 0, OFF(task_uclamp.pid) },
+	{ { "util" },		AN_FK_UINT, OPT, 0, OFF(task_uclamp.util) },
+	{ { "active" },		AN_FK_UINT, OPT, 1, OFF(task_uclamp.active) },
+	{ { "min" },		AN_FK_UINT, REQ, 0, OFF(task_uclamp.eff_min) },
+	{ { "max" },		AN_FK_UINT, REQ, 0, OFF(task_uclamp.eff_max) },
+	{ { "min_ud" },		AN_FK_UINT, OPT, 0, OFF(task_uclamp.min_ud) },
+	{ { "min_req" },	AN_FK_UINT, OPT, 0, OFF(task_uclamp.min_req) },
+	{ { "max_ud" },		AN_FK_UINT, OPT, 0, OFF(task_uclamp.max_ud) },
+	{ { "max_req" },	AN_FK_UINT, OPT, 0, OFF(task_uclamp.max_req) },
+};
+
+/* A row count over AN_ALIAS_MAX_FIELDS does not compile (negative array size). */
+#define NR_ROWS(rows) \
+	(ARRAY_SIZE(rows) + 0 * sizeof(char[ARRAY_SIZE(rows) <= AN_ALIAS_MAX_FIELDS ? 1 : -1]))
 #define TYPE(t, rows, member) \
-	[AN_EV_##t] = { rows, ARRAY_SIZE(rows), sizeof(((struct an_event *)0)->member) }
+	[AN_EV_##t] = { rows, NR_ROWS(rows), sizeof(((struct an_event *)0)->member) }
 
 static const struct an_alias_type types[AN_EV__COUNT] = {
 	TYPE(SCHED_SWITCH,		switch_fields, sw),
@@ -211,6 +291,12 @@ static const struct an_alias_type types[AN_EV__COUNT] = {
 	TYPE(SCHED_PELT_CFS,		pelt_cfs_fields, pelt_cfs),
 	TYPE(SCHED_UTIL,		sched_util_fields, sched_util),
 	TYPE(SUGOV_UTIL_UPDATE,		sugov_fields, sugov),
+	TYPE(SCHED_PELT_SE,		pelt_se_fields, pelt_se),
+	TYPE(SCHED_UTIL_EST_CFS,	util_est_cfs_fields, util_est),
+	TYPE(SCHED_UTIL_EST_SE,		util_est_se_fields, util_est),
+	TYPE(SCHED_CPU_CAPACITY,	capacity_fields, capacity),
+	TYPE(SCHED_QUEUE_TASK,		queue_task_fields, queue),
+	TYPE(SCHED_TASK_UCLAMP,		task_uclamp_fields, task_uclamp),
 };
 
 _Static_assert(8 * sizeof(((struct an_event *)0)->present) >= AN_ALIAS_MAX_FIELDS,
@@ -374,6 +460,8 @@ static int field_error(struct an_event *ev, unsigned int i, struct an_diag *d,
  * @value: the value read from the trace
  * @d: diagnostic, its field member is set on error
  *
+ * A MASK field takes the bits of @value as they are.
+ *
  * Return: 0, or AN_E_VALUE when the value does not fit the field.
  */
 int an_alias_set_num(struct an_event *ev, unsigned int i, long long value,
@@ -400,6 +488,9 @@ int an_alias_set_num(struct an_event *ev, unsigned int i, long long value,
 		break;
 	case AN_FK_LLONG:
 		*(long long *)dst = value;
+		break;
+	case AN_FK_MASK:
+		*(unsigned long long *)dst = (unsigned long long)value;
 		break;
 	default:
 		return field_error(ev, i, d, "number given to a text field");

@@ -15,7 +15,7 @@
 #include "analyze/read/event.h"
 
 #define AN_ALIAS_MAX_NAMES	2	/* raw names one canonical field may have */
-#define AN_ALIAS_MAX_FIELDS	8	/* fields of the widest canonical event */
+#define AN_ALIAS_MAX_FIELDS	10	/* fields of the widest canonical event */
 
 /* Storage and decoding of one canonical field. */
 enum an_field_kind {
@@ -26,6 +26,7 @@ enum an_field_kind {
 	AN_FK_PATH,	/* char[AN_PATH_LEN], too long is an error */
 	AN_FK_STATE,	/* char[AN_STATE_LEN] of prev_state letters */
 	AN_FK_TEXT,	/* borrowed pointer + length (print buf) */
+	AN_FK_MASK,	/* unsigned long long bit mask of CPUs 0..63 (a cpumask) */
 };
 
 /**
@@ -141,6 +142,8 @@ void an_alias_reset(struct an_event *ev, enum an_event_type type);
  * @i: row index
  * @value: the value read from the trace
  * @d: diagnostic, its field member is set on error
+ *
+ * A MASK field takes the bits of @value as they are.
  *
  * Return: 0, or AN_E_VALUE when the value does not fit the field.
  */

@@ -41,6 +41,12 @@
 	X(SCHED_PELT_CFS,	"sched_pelt_cfs")			\
 	X(SCHED_UTIL,		"schedutil_util")			\
 	X(SUGOV_UTIL_UPDATE,	"sugov_util_update")			\
+	X(SCHED_PELT_SE,	"sched_pelt_se")			\
+	X(SCHED_UTIL_EST_CFS,	"sched_util_est_cfs")			\
+	X(SCHED_UTIL_EST_SE,	"sched_util_est_se")			\
+	X(SCHED_CPU_CAPACITY,	"sched_cpu_capacity")			\
+	X(SCHED_QUEUE_TASK,	"sched_queue_task")			\
+	X(SCHED_TASK_UCLAMP,	"sched_task_uclamp")			\
 	X(LOST_EVENTS,		"lost_events")
 
 enum an_event_type {
@@ -51,8 +57,8 @@ enum an_event_type {
 };
 
 /* Bit of @type in a set of event types (an_reader_info.ev_listed, ...). */
-#define AN_EV_BIT(type)		(UINT32_C(1) << (type))
-_Static_assert(AN_EV__COUNT <= 32, "event type sets are 32-bit masks");
+#define AN_EV_BIT(type)		(UINT64_C(1) << (type))
+_Static_assert(AN_EV__COUNT <= 64, "event type sets are 64-bit masks");
 
 #define AN_STATE_LEN	32		/* prev_state letters: "R+", "D|W", ... */
 #define AN_PRIO_NONE	INT_MIN		/* prio not in the trace (-1 is a DL task) */
@@ -97,9 +103,14 @@ struct an_ev_task {			/* SCHED_PROCESS_EXIT, SCHED_PROCESS_FREE */
 	int prio;
 };
 
-struct an_ev_freq {			/* CPU_FREQUENCY */
+/*
+ * CPU_FREQUENCY: cpu_frequency (one CPU), or policy_frequency (the policy's
+ * CPUs at once: cpu_id is policy->cpu, @cpus its CPUs 0..63)
+ */
+struct an_ev_freq {
 	unsigned int freq_khz;
 	int cpu_id;
+	unsigned long long cpus;	/* bit n: CPU n; 0 when absent (cpu_frequency) */
 };
 
 struct an_ev_limits {			/* CPU_FREQUENCY_LIMITS */
@@ -189,11 +200,82 @@ struct an_ev_sched_util {		/* SCHED_UTIL (schedutil_util) */
 	long long time;			/* rq clock of the evaluation, -1 absent */
 };
 
-struct an_ev_sugov_util {		/* SUGOV_UTIL_UPDATE */
+/*
+ * SUGOV_UTIL_UPDATE: a schedutil evaluation of @cpu (sugov_util_update), or
+ * of the policy whose first CPU is @cpu (sugov_next_freq: @util is then the
+ * policy's, @freq the raw target before the OPP is chosen)
+ */
+struct an_ev_sugov_util {
 	int cpu;
 	unsigned int util;
 	unsigned int max_cap;		/* max_cap or max */
 	unsigned int flags;
+	unsigned int freq;		/* kHz, sugov_next_freq only; 0 when absent */
+};
+
+struct an_ev_pelt_se {			/* SCHED_PELT_SE: a task's PELT signals */
+	int cpu;
+	char path[AN_PATH_LEN];		/* its task group */
+	char comm[AN_COMM_LEN];
+	int pid;
+	unsigned int util;		/* util_avg */
+};
+
+/*
+ * SCHED_UTIL_EST_CFS (a runqueue of @path, "/" the root) and
+ * SCHED_UTIL_EST_SE (task @pid): the estimated utilization. Up to 6.7
+ * util_est is the pair enqueued/ewma; from 6.8 one value (the "_unified"
+ * events' util_est), kept in @enqueued.
+ */
+struct an_ev_util_est {
+	int cpu;
+	char path[AN_PATH_LEN];
+	char comm[AN_COMM_LEN];		/* _SE only */
+	int pid;			/* _SE only */
+	unsigned int enqueued;		/* enqueued, or util_est (6.8+) */
+	unsigned int ewma;		/* 0 when absent (6.8+) */
+	unsigned int util;		/* util_avg, 0 when absent */
+};
+
+struct an_ev_capacity {			/* SCHED_CPU_CAPACITY */
+	int cpu;
+	unsigned int capacity;		/* rq->cpu_capacity: what is left for CFS */
+	unsigned int capacity_orig;	/* arch_scale_cpu_capacity(), 0 when absent */
+	unsigned int capacity_curr;	/* at the current frequency (LISA), 0 absent */
+};
+
+/*
+ * SCHED_QUEUE_TASK (MediaTek): task @pid enqueued on (@enqueue 1) or
+ * dequeued from (-1) the runqueue of @cpu, from the vendor hook of
+ * enqueue_task()/dequeue_task(): after uclamp_rq_inc()/uclamp_rq_dec(), before
+ * the class's own enqueue and before the sched event that shows it
+ */
+struct an_ev_queue_task {
+	int cpu;
+	int pid;
+	int enqueue;
+	unsigned int cfs_util;		/* max(util_avg, util_est) of the root, before */
+	unsigned int rq_min;		/* rq->uclamp[UCLAMP_MIN].value after it */
+	unsigned int rq_max;		/* rq->uclamp[UCLAMP_MAX].value after it */
+	unsigned int task_min;		/* p->uclamp[]: the task's effective clamps */
+	unsigned int task_max;
+};
+
+/*
+ * SCHED_TASK_UCLAMP (MediaTek): a task's effective clamps (valid while
+ * @active: counted on a runqueue) and its requests (@min_req, @max_req,
+ * set by the user when @min_ud, @max_ud)
+ */
+struct an_ev_task_uclamp {
+	int pid;
+	unsigned int util;		/* max(util_avg, util_est) */
+	unsigned int active;		/* 1 when absent */
+	unsigned int eff_min;
+	unsigned int eff_max;
+	unsigned int min_ud;
+	unsigned int min_req;
+	unsigned int max_ud;
+	unsigned int max_req;
 };
 
 struct an_ev_lost {			/* LOST_EVENTS, before the event at ts_ns */
@@ -246,6 +328,11 @@ struct an_event {
 		struct an_ev_pelt_cfs pelt_cfs;
 		struct an_ev_sched_util sched_util;
 		struct an_ev_sugov_util sugov;
+		struct an_ev_pelt_se pelt_se;
+		struct an_ev_util_est util_est;
+		struct an_ev_capacity capacity;
+		struct an_ev_queue_task queue;
+		struct an_ev_task_uclamp task_uclamp;
 		struct an_ev_lost lost;
 	};
 };

@@ -82,7 +82,7 @@ struct an_reader_info {
 	char format_blanked[64];
 	bool is_dat_pages;
 	enum an_ev_list ev_list;
-	uint32_t ev_listed;
+	uint64_t ev_listed;
 };
 
 /* How trace.dat records are read (an_reader_set_dat_reader()). */

@@ -365,13 +365,99 @@ static int bad_value(struct an_event *ev, unsigned int i, const char *v, size_t 
 			    (int)(len > SNIPPET_LEN ? SNIPPET_LEN : len), v, name);
 }
 
-/* Store the text value of field @i according to its kind. */
+/* A cpumask as a list ("0-3,6"), as libtraceevent prints one; CPUs 0..63. */
+static int parse_cpu_list(const char *p, const char *end, unsigned long long *out)
+{
+	unsigned long long v = 0;
+
+	while (p < end) {
+		unsigned long long a, b;
+		const char *q = parse_uint(p, end, 63, &a);
+
+		if (!q)
+			return -EINVAL;
+		b = a;
+		if (q < end && *q == '-') {
+			q = parse_uint(q + 1, end, 63, &b);
+			if (!q || b < a)
+				return -EINVAL;
+		}
+		for (; a <= b; a++)
+			v |= 1ULL << a;
+		if (q < end && *q != ',')
+			return -EINVAL;
+		p = q < end ? q + 1 : q;
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * A cpumask: as the kernel prints it with %*pb, hex, most significant first,
+ * a comma between groups of 32 bits ("0f", "00000000,000000f0"); or as a
+ * list, as libtraceevent prints a cpumask field ("4-7", "0,2"): with a '-',
+ * or commas between groups that are not 8 hex digits. Bits of CPUs above 63
+ * must be 0.
+ */
+static int parse_mask(const char *p, size_t len, unsigned long long *out)
+{
+	const char *end = p + len;
+	unsigned long long v = 0;
+	bool has_digit = false;
+
+	for (const char *c = p, *group = NULL; c < end; c++) {
+		if (*c == '-' || (*c == ',' && group && c - group != 8))
+			return parse_cpu_list(p, end, out);
+		if (*c == ',')
+			group = c + 1;
+		if (c + 1 == end && group && end - group != 8)
+			return parse_cpu_list(p, end, out);
+	}
+	if (len > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (; p < end; p++) {
+		char c = (char)(*p | 0x20);
+		unsigned int digit;
+
+		if (*p == ',')
+			continue;
+		if (is_digit(*p))
+			digit = (unsigned int)(*p - '0');
+		else if (c >= 'a' && c <= 'f')
+			digit = (unsigned int)(c - 'a' + 10);
+		else
+			return -EINVAL;
+		if (v >> 60)
+			return -ERANGE;
+		v = v << 4 | digit;
+		has_digit = true;
+	}
+	if (!has_digit)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Store the text value of field @i according to its kind. A number may end
+ * with the ',' of its print format ("clamp_id=%d, value=%u").
+ */
 static int store_field(struct an_event *ev, unsigned int i, const char *v,
 		       size_t len, struct an_diag *d)
 {
 	const struct an_alias_field *f = &an_alias_type(ev->type)->fields[i];
 	long long num;
 
+	if (f->kind != AN_FK_COMM && f->kind != AN_FK_PATH && f->kind != AN_FK_TEXT &&
+	    len > 1 && v[len - 1] == ',')
+		len--;
+	if (f->kind == AN_FK_MASK) {
+		unsigned long long mask;
+
+		if (parse_mask(v, len, &mask))
+			return bad_value(ev, i, v, len, d);
+		return an_alias_set_num(ev, i, (long long)mask, d);
+	}
 	if (f->kind == AN_FK_STATE && len && is_digit(*v)) {
 		/* raw output (trace-cmd report -R): a number, mainline encoding */
 		char state[AN_STATE_LEN];

@@ -33,7 +33,7 @@ struct an_textline_extra {
 	int cpu;
 	unsigned long long lost;
 	int nr_cpus;
-	uint32_t ev_listed;
+	uint64_t ev_listed;
 };
 
 /**

@@ -2,8 +2,8 @@
 /*
  * analyze/replay/replay.c - the replay (replay.h): model start, observers,
  * and the order of each event: inspect (sched.c), observers before, apply
- * (sched.c, requests.c), observers after. The state and its primitives are
- * in state.c.
+ * (sched.c, requests.c, signals.c), observers after. The state and its
+ * primitives are in state.c.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -17,6 +17,7 @@
 #include "analyze/replay/requests.h"
 #include "analyze/replay/sched.h"
 #include "analyze/replay/tasks.h"
+#include "analyze/replay/signals.h"
 #include "analyze/replay/tgroups.h"
 #include "lib/vec.h"
 
@@ -26,7 +27,7 @@ struct an_obs_call {
 		     bool after_model);
 	void *ctx;
 	unsigned int only;		/* an_observer.only, after the model */
-	enum an_event_type type;
+	uint64_t types;			/* AN_OBS_ONLY_TYPE: AN_EV_BIT() of the types */
 };
 
 /* First mainline release with uclamp (uclamp-mainline.md §1). */
@@ -145,7 +146,8 @@ int an_replay_add_observer(struct an_replay *r, const struct an_observer *obs)
 		if (obs->event && !(obs->skip & (after ? AN_OBS_NO_AFTER : AN_OBS_NO_BEFORE)))
 			r->calls[after][r->nr_calls[after]++] = (struct an_obs_call){
 				.event = obs->event, .ctx = obs->ctx,
-				.only = after ? obs->only : 0, .type = obs->type,
+				.only = after ? obs->only : 0,
+				.types = AN_EV_BIT(obs->type) | obs->types,
 			};
 	return 0;
 }
@@ -200,7 +202,7 @@ static bool is_wanted(const struct an_replay *r, const struct an_event *ev,
 {
 	if (c->only & AN_OBS_ONLY_REQUEST)
 		return r->step.has_req;
-	return ev->type == c->type;
+	return (unsigned int)ev->type < AN_EV__COUNT && (c->types & AN_EV_BIT(ev->type));
 }
 
 static int notify(struct an_replay *r, const struct an_event *ev, bool after)
@@ -288,6 +290,8 @@ static int replay_one(struct an_replay *r, const struct an_event *ev, struct an_
 	if (err)
 		goto out;
 	err = an_sched_apply(r, ev);
+	if (!err)
+		err = an_signals_apply(r, ev);
 	if (err) {
 		an_diag_fail(d, err, "replay: out of memory");
 		goto out;

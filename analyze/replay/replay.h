@@ -44,6 +44,7 @@
  *	  requests with a result (an_replay_step.has_req); AN_OBS_ONLY_TYPE,
  *	  events of type @type; 0: every event
  * @type: with AN_OBS_ONLY_TYPE
+ * @types: with AN_OBS_ONLY_TYPE, more types: AN_EV_BIT() of each, or 0
  */
 struct an_observer {
 	const char *name;
@@ -55,7 +56,10 @@ struct an_observer {
 	unsigned int skip;
 	unsigned int only;
 	enum an_event_type type;
+	uint64_t types;
 };
+
+_Static_assert(AN_EV__COUNT <= 64, "an_observer.types holds a bit per event type");
 
 /*
  * For an observer's work beyond its quick tests: kept out of its @event, that

@@ -2,7 +2,8 @@
 /*
  * analyze/replay/requests.c - clamp requests of the replay: the sysctl, task,
  * cgroup and setattr markers (events.md §3), uclamp_request, uclamp_tg, and
- * what uclamp_task_eff teaches about a task's own request.
+ * what uclamp_task_eff (and MediaTek's sched_task_uclamp) teaches about a
+ * task's own request.
  *
  * Values in markers are in the platform's scale units, which are the model's
  * ABI units (cfg.abi_scale: v3 100 or 1024, mainline 1024). uclamp_request
@@ -11,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "analyze/read/alias.h"
 #include "analyze/replay/requests.h"
@@ -260,12 +262,13 @@ static int on_uclamp_request(struct an_replay *r, const struct an_event *ev)
 /*
  * uclamp_task_eff shows the task's own request (value): when the model
  * holds another one, the kernel is right about what was asked, so the
- * model is given that request (VT1/MT1 are then checked on it).
+ * model is given that request (VT1/MT1 are then checked on it). The
+ * request is @value when @has_value, the kernel's effective value
+ * @effective when @has_effective.
  */
-static int on_task_eff(struct an_replay *r, const struct an_event *ev)
+static int learn(struct an_replay *r, int pid, const char *comm, int id, bool has_value,
+		 unsigned int value, bool has_effective, unsigned int effective)
 {
-	const struct an_ev_task_eff *e = &ev->task_eff;
-	int id = e->clamp_id;
 	struct model_attr attr = {
 		.size = MODEL_SCHED_ATTR_SIZE_VER1, .policy = -1,
 		.util_min = 0, .util_max = abi_max(r),
@@ -273,25 +276,29 @@ static int on_task_eff(struct an_replay *r, const struct an_event *ev)
 	struct an_task *t;
 	int ret;
 
-	if (e->pid <= 0 || (id != MODEL_UCLAMP_MIN && id != MODEL_UCLAMP_MAX))
+	if (pid <= 0 || (id != MODEL_UCLAMP_MIN && id != MODEL_UCLAMP_MAX))
 		return 0;
-	t = an_replay_task_get(r, e->pid, e->comm, AN_PRIO_NONE);
+	t = an_replay_task_get(r, pid, comm, AN_PRIO_NONE);
 	if (!t)
 		return -ENOMEM;
-	if (t->mt.is_dead || e->value > MODEL_SCALE)
+	if (t->mt.is_dead || value > MODEL_SCALE)
 		return 0;
-	if (t->eff_seen[id] >= 0 && t->eff_seen[id] != (int)e->effective && t->mt.cpu >= 0)
-		r->step.applied_cpu = t->mt.cpu;
-	t->eff_seen[id] = (int)e->effective;
-	if (t->mt.req[id].value == (int)e->value) {
+	if (has_effective) {
+		if (t->eff_seen[id] >= 0 && t->eff_seen[id] != (int)effective && t->mt.cpu >= 0)
+			r->step.applied_cpu = t->mt.cpu;
+		t->eff_seen[id] = (int)effective;
+	}
+	if (!has_value)
+		return 0;
+	if (t->mt.req[id].value == (int)value) {
 		t->is_req_known[id] = true;
 		return 0;
 	}
 	attr.flags = clamp_flag(r, id) | keep_flags(r);
 	if (id == MODEL_UCLAMP_MIN)
-		attr.util_min = to_abi(r, e->value);
+		attr.util_min = to_abi(r, value);
 	else
-		attr.util_max = to_abi(r, e->value);
+		attr.util_max = to_abi(r, value);
 	ret = model_setattr(&r->sys, &t->mt, &attr);
 	if (ret == -EINVAL) {
 		/*
@@ -304,7 +311,7 @@ static int on_task_eff(struct an_replay *r, const struct an_event *ev)
 		int other = id == MODEL_UCLAMP_MIN ? MODEL_UCLAMP_MAX : MODEL_UCLAMP_MIN;
 
 		attr.flags |= clamp_flag(r, other);
-		attr.util_min = attr.util_max = to_abi(r, e->value);
+		attr.util_min = attr.util_max = to_abi(r, value);
 		ret = model_setattr(&r->sys, &t->mt, &attr);
 		if (ret >= 0)
 			t->is_req_known[other] = false;
@@ -314,6 +321,46 @@ static int on_task_eff(struct an_replay *r, const struct an_event *ev)
 	t->is_req_known[id] = ret >= 0;
 	an_replay_touch_all(r, AN_RQ_OP_REQUEST);
 	return 0;
+}
+
+static int on_task_eff(struct an_replay *r, const struct an_event *ev)
+{
+	const struct an_ev_task_eff *e = &ev->task_eff;
+
+	return learn(r, e->pid, e->comm, e->clamp_id, true, e->value, true, e->effective);
+}
+
+/* Whether field @name of @ev's type was in its record. */
+static bool has_field(const struct an_event *ev, const char *name)
+{
+	int i = an_alias_field_index(ev->type, name, strlen(name));
+
+	return i >= 0 && (ev->present & (UINT32_C(1) << i));
+}
+
+/*
+ * MediaTek's sched_task_uclamp: each request the user set (min_ud, max_ud;
+ * one not set shows the kernel's default, the RT one for UCLAMP_MIN of an
+ * RT task, which the model keeps itself), and the effective values while
+ * the task is counted on a runqueue (active).
+ */
+static int on_task_uclamp(struct an_replay *r, const struct an_event *ev)
+{
+	const struct an_ev_task_uclamp *u = &ev->task_uclamp;
+	int err, first_ret;
+
+	if (!has_field(ev, "min_ud") || !has_field(ev, "min_req") ||
+	    !has_field(ev, "max_ud") || !has_field(ev, "max_req"))
+		return 0;
+	err = learn(r, u->pid, NULL, MODEL_UCLAMP_MIN, u->min_ud, u->min_req, u->active,
+		    u->eff_min);
+	first_ret = r->step.is_learnt ? r->step.learn_ret : 0;
+	if (!err)
+		err = learn(r, u->pid, NULL, MODEL_UCLAMP_MAX, u->max_ud, u->max_req, u->active,
+			    u->eff_max);
+	if (first_ret < 0)
+		r->step.learn_ret = first_ret;	/* the check must know either failed */
+	return err;
 }
 
 int an_requests_apply(struct an_replay *r, const struct an_event *ev)
@@ -330,6 +377,8 @@ int an_requests_apply(struct an_replay *r, const struct an_event *ev)
 		return tg_write(r, ev->tg.path, ev->tg.clamp_id, ev->tg.value);
 	case AN_EV_UCLAMP_TASK_EFF:
 		return on_task_eff(r, ev);
+	case AN_EV_SCHED_TASK_UCLAMP:
+		return on_task_uclamp(r, ev);
 	case AN_EV_PRINT:
 		break;
 	default:

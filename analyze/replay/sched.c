@@ -583,6 +583,25 @@ static void set_freq(struct an_replay *r, int cpu, unsigned int khz)
 }
 
 /*
+ * policy_frequency: the other CPUs of its cpumask, which must hold cpu_id
+ * (policy->cpu); never a CPU of another policy than cpu_id's
+ */
+static void set_policy_freq(struct an_replay *r, const struct an_ev_freq *f)
+{
+	const struct an_freq_policy *p = an_replay_cpu_policy(r, f->cpu_id);
+
+	if (f->cpu_id < 0 || f->cpu_id > 63 || !((f->cpus >> f->cpu_id) & 1))
+		return;
+	for (unsigned long long m = f->cpus; m; m &= m - 1) {
+		int cpu = __builtin_ctzll(m);
+		const struct an_freq_policy *o = an_replay_cpu_policy(r, cpu);
+
+		if (cpu != f->cpu_id && (!o || o == p))
+			set_freq(r, cpu, f->freq_khz);
+	}
+}
+
+/*
  * Lost events on @cpu may have hidden a cpu_frequency of its policy (of any
  * policy when it has none): the frequency is unknown until the next one.
  */
@@ -705,6 +724,8 @@ int an_sched_apply(struct an_replay *r, const struct an_event *ev)
 		return on_exit_free(r, ev);
 	case AN_EV_CPU_FREQUENCY:
 		set_freq(r, ev->freq.cpu_id, ev->freq.freq_khz);
+		if (ev->freq.cpus)
+			set_policy_freq(r, &ev->freq);
 		return 0;
 	case AN_EV_CPU_FREQUENCY_LIMITS:
 		on_limits(r, ev);

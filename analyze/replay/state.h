@@ -94,7 +94,7 @@ struct an_replay_opts {
 	uint32_t checks;
 	const char *platform_path;
 	const struct an_platform *platform;
-	uint32_t ev_unlisted;
+	uint64_t ev_unlisted;
 };
 
 /* What last changed a CPU's rq clamp in the model (rule of a disagreement). */
@@ -179,6 +179,10 @@ enum an_rq_op {
  *		      again (a cpu_idle entry after an exit) two ticks or more
  *		      after the period began: a tick has fired in it, so NO_HZ
  *		      counted it for schedutil's busy hold (an_fq_stretch_update())
+ * @has_util_est: @util_est holds the root runqueue's estimated utilization
+ *		  (sched_util_est_cfs of path "/", signals.c)
+ * @util_est: its util_est.enqueued (the 6.8+ util_est), which schedutil
+ *	      takes when larger than util_avg (an_signals_util_cfs())
  */
 struct an_cpu {
 	bool is_seen;
@@ -218,6 +222,8 @@ struct an_cpu {
 	unsigned int idle_seq;
 	bool is_idle_exited;
 	unsigned int idle_counted_seq;
+	bool has_util_est;
+	unsigned int util_est;
 };
 
 /**
@@ -462,7 +468,7 @@ struct an_replay {
 	struct an_fq_pol_memo *fq_pol;
 	uint64_t nr_cpu_overflow;
 	uint64_t nr_requests;
-	uint32_t ev_seen;
+	uint64_t ev_seen;
 	uint64_t nr_unrecorded;
 	char notes[AN_REPLAY_MAX_NOTES][AN_REPLAY_NOTE_LEN];
 	unsigned int nr_notes;

@@ -54,6 +54,12 @@ static bool is_walk_event(enum an_event_type type)
 	case AN_EV_SCHED_PELT_CFS:
 	case AN_EV_SUGOV_UTIL_UPDATE:
 	case AN_EV_CPU_FREQUENCY:
+	case AN_EV_SCHED_PELT_SE:
+	case AN_EV_SCHED_UTIL_EST_CFS:
+	case AN_EV_SCHED_UTIL_EST_SE:
+	case AN_EV_SCHED_CPU_CAPACITY:
+	case AN_EV_SCHED_QUEUE_TASK:	/* inside the enqueue of a wakeup */
+	case AN_EV_SCHED_TASK_UCLAMP:
 		return true;
 	default:
 		return an_event_is_enqueue(type);

@@ -622,9 +622,9 @@ static void find_common(struct an_tracedat *t, struct tep_event *event)
 	t->has_common = true;
 }
 
-/* Bytes of a string field: fixed array, __data_loc, or the record's tail. */
-static int field_str(const struct tep_record *rec, const struct tep_format_field *f,
-		     const char **s, size_t *len)
+/* Bytes of a field: fixed array, __data_loc, or the record's tail. */
+static int field_bytes(const struct tep_record *rec, const struct tep_format_field *f,
+		       const char **s, size_t *len)
 {
 	unsigned long long off = (unsigned long long)f->offset, size = (unsigned long long)f->size;
 	const char *data = rec->data;
@@ -648,7 +648,46 @@ static int field_str(const struct tep_record *rec, const struct tep_format_field
 		size = (unsigned long long)rec->size - off;	/* print's buf[] */
 	}
 	*s = data + off;
-	*len = strnlen(*s, (size_t)size);
+	*len = (size_t)size;
+	return 0;
+}
+
+/* A string field: field_bytes() up to its first NUL. */
+static int field_str(const struct tep_record *rec, const struct tep_format_field *f,
+		     const char **s, size_t *len)
+{
+	if (field_bytes(rec, f, s, len))
+		return -1;
+	*len = strnlen(*s, *len);
+	return 0;
+}
+
+/*
+ * A cpumask field (__data_loc cpumask_t: unsigned longs of the file's size
+ * and byte order, CPU n at bit n): the bits of CPUs 0..63. Return: 0, -1
+ * when it is outside the record, -2 when a CPU above 63 is set.
+ */
+static int field_mask(const struct an_tracedat *t, const struct tep_record *rec,
+		      const struct tep_format_field *f, unsigned long long *mask)
+{
+	unsigned int lsz = t->chk.long_size == 4 ? 4 : 8;
+	const char *s;
+	size_t size;
+
+	if (field_bytes(rec, f, &s, &size))
+		return -1;
+	*mask = 0;
+	for (size_t off = 0; off + lsz <= size; off += lsz) {
+		unsigned long long v;
+
+		read_num(t, (const unsigned char *)s + off, (int)lsz, &v);
+		if (off >= sizeof(*mask)) {
+			if (v)
+				return -2;
+			continue;
+		}
+		*mask |= v << (8 * off);
+	}
 	return 0;
 }
 
@@ -662,6 +701,18 @@ static int decode_field(const struct an_tracedat *t, struct fmt *f, unsigned int
 	const char *s;
 	size_t len;
 
+	if (af->kind == AN_FK_MASK) {
+		unsigned long long mask;
+		int err = field_mask(t, rec, tf, &mask);
+
+		if (err == -1)
+			goto out_of_record;
+		if (err) {
+			an_diag_set_name(d->field, tf->name, strlen(tf->name));
+			return an_diag_fail(d, AN_E_VALUE, "a CPU above 63 in '%s'", tf->name);
+		}
+		return an_alias_set_num(ev, i, (long long)mask, d);
+	}
 	if (af->kind == AN_FK_COMM || af->kind == AN_FK_PATH || af->kind == AN_FK_TEXT) {
 		if (field_str(rec, tf, &s, &len))
 			goto out_of_record;
