@@ -390,6 +390,14 @@ static const struct stream_case {
 	  "1000000000 cpu_idle cpu=0 pid=1 state=1 cpu_id=0\n"
 	  "2000000000 print cpu=1 pid=2 buf='B|2|draw \"x\"'\n"
 	  "3000000000 print cpu=1 pid=2 buf='E'\n" },
+	{ "legacy HTML: the viewer's clock sync at 0.0 is no event",
+	  "<html>\n<script>\nvar linuxPerfData = \"\\\n"
+	  "a-1 [000] 1.0: 0: trace_event_clock_sync: parent_ts=1.0\\n\\\n"
+	  "a-1 [000] 2.0: cpu_idle: state=2 cpu_id=0\\n\\\n"
+	  "dummy-0000  [000] 0.0: 0: trace_event_clock_sync: parent_ts=0.0\\n\";\n"
+	  "</script>\n</html>\n",
+	  "1000000000 print cpu=0 pid=1 buf='trace_event_clock_sync: parent_ts=1.0'\n"
+	  "2000000000 cpu_idle cpu=0 pid=1 state=2 cpu_id=0\n" },
 	{ "legacy HTML: the last line closes the string",
 	  "<html>\n<script>\nvar linuxPerfData = \"\\\r\n"
 	  "a-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\\n\\\r\n"
@@ -554,10 +562,10 @@ static const struct trace_figures real_traces[] = {
 	  514769085985000ULL, 514769086473000ULL, 10,
 	  { { "sched_switch", 4 }, { "sched_wakeup", 4 }, { "tracing_mark_write", 2 } } },
 	/* legacy: the text of a JavaScript string, old print format; the last
-	 * line is systrace's clock sync at 0.0 */
+	 * line, the viewer's clock sync at 0.0, is no event */
 	{ "android-systrace-legacy.html", AN_FORMAT_HTML, 2, 2,
-	  50260647576000ULL, 0, 31479,
-	  { { "sched_switch", 11074 }, { "sched_wakeup", 6827 }, { "print", 13578 } } },
+	  50260647576000ULL, 50265647792000ULL, 31478,
+	  { { "sched_switch", 11074 }, { "sched_wakeup", 6827 }, { "print", 13577 } } },
 };
 
 static void test_text_real_traces(void **state)

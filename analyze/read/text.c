@@ -533,6 +533,20 @@ static int at_end(struct an_text *t, struct an_event *ev, struct an_diag *d)
 	return 0;
 }
 
+/*
+ * The clock-sync line the systrace viewer's own script appends at time 0
+ * ("dummy-0000 [000] 0.0: 0: trace_event_clock_sync: parent_ts=0.0"): the
+ * viewer's metadata, no kernel event, and its time is not the kernel's.
+ */
+static bool is_viewer_sync(const struct an_event *ev)
+{
+	static const char sync[] = "trace_event_clock_sync:";
+
+	return ev->type == AN_EV_PRINT && ev->ts_ns == 0 &&
+	       ev->print.len >= sizeof(sync) - 1 &&
+	       !memcmp(ev->print.text, sync, sizeof(sync) - 1);
+}
+
 /**
  * an_text_next() - decode the next event (see an_reader_next())
  * @t: reader
@@ -593,6 +607,8 @@ int an_text_next(struct an_text *t, struct an_event *ev, struct an_diag *d)
 			t->lost_cpu = x.cpu;
 			continue;
 		case AN_TEXTLINE_EVENT:
+			if (is_viewer_sync(ev))
+				continue;
 			ev->pos = t->line_no;
 			t->last_ts = ev->ts_ns;
 			if (t->has_lost) {
