@@ -133,15 +133,20 @@ static char *read_text(const char *path)
 
 static char *pixel_file(const char *rel)
 {
-	char path[1024];
+	char path[8192];	/* the shared folder's path is up to PATH_MAX */
 
 	snprintf(path, sizeof(path), "%s/" PIXEL_DIR "/%s", an_test_shared(), rel);
 	return read_text(path);
 }
 
 /*
- * Formats with no file here, written from their sources (see the file
- * comment for the layout; the report of the change cites the sources).
+ * Formats with no file here, written from the public definitions of their
+ * events (field names and types only; the layout as the file comment says):
+ * LISA's module, lisa/_assets/kmodules/lisa/ftrace_events.h of
+ * ARM-software/lisa; MediaTek's scheduler module,
+ * drivers/misc/mediatek/sched/eas/eas_trace.h of its device modules; and
+ * policy_frequency as proposed on linux-pm ("cpufreq: Replace
+ * trace_cpu_frequency with trace_policy_frequency", v3, 2025).
  */
 #define VF_COMMON \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
