@@ -123,6 +123,9 @@ static struct an_analyze_opts trace_opts(const struct an_run_opts *o, const char
 		an.on_open = stream_on_open;
 		an.on_open_ctx = sc;
 	}
+	/* tests: UCVAL_TIDY=1 packs idle tasks before every event (tasks.h) */
+	if (getenv("UCVAL_TIDY"))
+		an.replay.tasks_tidy_min = strtoul(getenv("UCVAL_TIDY"), NULL, 10);
 	/* tests: UCVAL_FEED=thread or none instead of the timed choice */
 	if (getenv("UCVAL_FEED"))
 		an.feed = !strcmp(getenv("UCVAL_FEED"), "thread") ? AN_FEED_THREAD :
@@ -154,6 +157,7 @@ static void analyze_trace(const struct an_run_opts *o, const char *path, struct 
 		return;
 	}
 	an = trace_opts(o, path, &sc);
+	t->series.task_tidy_min = an.replay.tasks_tidy_min;	/* UCVAL_TIDY */
 	j->err = an_tracerun_analyze(t, &an, &j->d);
 	if (an.progress && t->sum.n_events >= PROGRESS_EVERY)
 		fputc('\n', stderr);

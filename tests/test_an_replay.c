@@ -9,6 +9,7 @@
  * verdict a check must reach. Row names cite the rule they exercise. The
  * public traces of $UCVAL_SHARED are analyzed last, with their figures.
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@
 #include "lib/malloc.h"
 #include "analyze/read/platform.h"
 #include "analyze/read/reader.h"
+#include "analyze/replay/pidmap.h"
 #include "analyze/replay/replay.h"
 #include "an_testutil.h"
 #include "an_replaytest.h"
@@ -1359,29 +1362,234 @@ static void test_dat_vs_report(void **state)
 	}
 }
 
+/* ---- memory per task ---- */
+
+/*
+ * The map of packed tasks: pids of Linux's range in pages, freed with their
+ * last pid; any other pid (negative, or past PID_MAX_LIMIT) in a hash,
+ * whose deletions keep every other entry reachable.
+ */
+static void test_pidmap(void **state)
+{
+	static const int odd[] = { -1, -7, INT32_MIN, AN_PIDMAP_LIMIT, AN_PIDMAP_LIMIT + 1, INT32_MAX };
+	struct an_pidmap m;
+	size_t empty;
+
+	(void)state;
+	an_pidmap_init(&m);
+	assert_int_equal(an_pidmap_get(&m, 5), 0);
+	assert_int_equal(an_pidmap_set(&m, 0, 9), 0);
+	empty = an_pidmap_bytes(&m) - AN_PIDMAP_PAGE * sizeof(uint32_t);
+	for (int pid = 1; pid < 3 * AN_PIDMAP_PAGE; pid += 3)
+		assert_int_equal(an_pidmap_set(&m, pid, (uint32_t)pid), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(odd); i++)
+		assert_int_equal(an_pidmap_set(&m, odd[i], (uint32_t)i + 1), 0);
+	/* 2000 pids that share one home slot of the hash: AN_PIDMAP_LIMIT + k * 2^20 */
+	for (int k = 1; k <= 2000; k++)
+		assert_int_equal(an_pidmap_set(&m, AN_PIDMAP_LIMIT + (k << 20), (uint32_t)k), 0);
+	assert_int_equal(an_pidmap_count(&m), 1 + AN_PIDMAP_PAGE + ARRAY_SIZE(odd) + 2000);
+	assert_int_equal(an_pidmap_set(&m, 4, 40), 0);	/* a new value, not a new pid */
+	assert_int_equal(an_pidmap_count(&m), 1 + AN_PIDMAP_PAGE + ARRAY_SIZE(odd) + 2000);
+	assert_int_equal(an_pidmap_get(&m, 4), 40);
+	assert_int_equal(an_pidmap_get(&m, 5), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(odd); i++)
+		assert_int_equal(an_pidmap_get(&m, odd[i]), i + 1);
+	for (int k = 1; k <= 2000; k += 2)
+		an_pidmap_del(&m, AN_PIDMAP_LIMIT + (k << 20));
+	for (int k = 1; k <= 2000; k++)
+		assert_int_equal(an_pidmap_get(&m, AN_PIDMAP_LIMIT + (k << 20)), k % 2 ? 0 : k);
+	for (int pid = 1; pid < 3 * AN_PIDMAP_PAGE; pid += 3)
+		an_pidmap_del(&m, pid);
+	an_pidmap_del(&m, 2);	/* never set */
+	for (int k = 2; k <= 2000; k += 2)
+		an_pidmap_del(&m, AN_PIDMAP_LIMIT + (k << 20));
+	assert_int_equal(an_pidmap_count(&m), 1 + ARRAY_SIZE(odd));
+	assert_int_equal(an_pidmap_get(&m, 0), 9);
+	assert_int_equal(an_pidmap_get(&m, INT32_MAX), ARRAY_SIZE(odd));
+	/* the pages of the deleted pids went back; page 0 keeps pid 0 */
+	assert_true(an_pidmap_bytes(&m) - AN_PIDMAP_PAGE * sizeof(uint32_t) - empty <=
+		    m.nr_slots * sizeof(*m.slot));
+	an_pidmap_release(&m);
+	assert_int_equal(an_pidmap_count(&m), 0);
+	assert_int_equal(an_pidmap_bytes(&m), 0);
+}
+
+
+#define MANY_PIDS	50000
+
+/*
+ * A trace of MANY_PIDS distinct pids, written as it is read: each one runs
+ * once on CPU 1 under one of eight names. Mode 'x': forked by init, it
+ * exits (final switch X) and no sched_process_free follows; mode 's': it
+ * wakes, runs and sleeps, and is never seen again.
+ */
+struct pids_gen {
+	char mode;
+	int i, step;
+	unsigned long long us;
+	char line[256];
+	size_t len, at;
+};
+
+static bool pids_next(struct pids_gen *g)
+{
+	int pid = 2 + g->i, nr_steps = g->mode == 'x' ? 5 : 3, n;
+	unsigned long long us = g->us;
+	char ts[32], comm[16], head[64];
+
+	if (g->i == MANY_PIDS)
+		return false;
+	if (!g->us) {
+		g->us++;
+		n = snprintf(g->line, sizeof(g->line), "# tracer: nop\n#\ncpus=2\n");
+		g->len = (size_t)n;
+		g->at = 0;
+		return true;
+	}
+	snprintf(ts, sizeof(ts), "%llu.%06llu", 2 + us / 1000000, us % 1000000);
+	snprintf(comm, sizeof(comm), "prog%d", g->i % 8);
+	snprintf(head, sizeof(head), "%s-%d [001] %s", comm, pid, ts);
+	if (g->mode == 'x' && g->step == 0)
+		n = snprintf(g->line, sizeof(g->line), "init-1 [000] %s: sched_process_fork: comm=init"
+			     " pid=1 child_comm=init child_pid=%d\n", ts, pid);
+	else if (g->mode == 'x' && g->step == 1)
+		n = snprintf(g->line, sizeof(g->line), "init-1 [000] %s: sched_wakeup_new: comm=init"
+			     " pid=%d prio=120 target_cpu=001\n", ts, pid);
+	else if (g->step == 0)
+		n = snprintf(g->line, sizeof(g->line), "init-1 [000] %s: sched_wakeup: comm=%s"
+			     " pid=%d prio=120 target_cpu=001\n", ts, comm, pid);
+	else if (g->step == (g->mode == 'x' ? 2 : 1))
+		n = snprintf(g->line, sizeof(g->line), "x-0 [001] %s: sched_switch: prev_comm=swapper/1"
+			     " prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=%s next_pid=%d"
+			     " next_prio=120\n", ts, comm, pid);
+	else if (g->mode == 'x' && g->step == 3)
+		n = snprintf(g->line, sizeof(g->line), "%s: sched_process_exit: comm=%s pid=%d"
+			     " prio=120\n", head, comm, pid);
+	else
+		n = snprintf(g->line, sizeof(g->line), "%s: sched_switch: prev_comm=%s prev_pid=%d"
+			     " prev_prio=120 prev_state=%s ==> next_comm=swapper/1 next_pid=0"
+			     " next_prio=120\n", head, comm, pid, g->mode == 'x' ? "X" : "S");
+	assert_true(n > 0 && (size_t)n < sizeof(g->line));
+	g->len = (size_t)n;
+	g->at = 0;
+	g->us++;
+	if (++g->step == nr_steps) {
+		g->step = 0;
+		g->i++;
+	}
+	return true;
+}
+
+/* Bytes the allocator has handed out and not been given back (glibc). */
+static size_t heap_in_use(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
+static ssize_t pids_read(void *cookie, char *buf, size_t size)
+{
+	struct pids_gen *g = cookie;
+	size_t done = 0;
+
+	while (done < size && (g->at < g->len || pids_next(g))) {
+		size_t k = g->len - g->at < size - done ? g->len - g->at : size - done;
+
+		memcpy(buf + done, g->line + g->at, k);
+		g->at += k;
+		done += k;
+	}
+	return (ssize_t)done;
+}
+
+/*
+ * Tasks the trace never frees (no sched_process_free was recorded, or
+ * nothing but switches and wakeups) stay known, dead or asleep, but packed
+ * (tasks.h): the full tasks stay few, and the heap grows by far less than
+ * a full task (~180 bytes) per pid.
+ */
+static void test_many_pids(void **state)
+{
+	static const char modes[] = { 'x', 's' };
+
+	(void)state;
+	for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
+		struct pids_gen g = { .mode = modes[m] };
+		cookie_io_functions_t io = { .read = pids_read };
+		FILE *fp = fopencookie(&g, "r", io);
+		struct an_replay_opts opts = { .nr_cpus = 2 };
+		struct an_results res;
+		struct an_reader *rd;
+		struct an_replay *r;
+		struct an_diag d;
+		struct an_event ev;
+		size_t before, grown;
+		const struct an_task *t;
+		int err;
+
+		assert_non_null(fp);
+		an_results_init(&res, NULL, NULL);
+		assert_int_equal(an_reader_open_stream(fp, "pids", &rd, &d), 0);
+		assert_int_equal(an_analyze_replay_new(&opts, &res, &r, &d), 0);
+		before = heap_in_use();
+		while ((err = an_reader_next(rd, &ev, &d)) == 1)
+			assert_int_equal(an_replay_event(r, &ev, &d), 0);
+		assert_int_equal(err, 0);
+		grown = heap_in_use() - before;
+		print_message("mode %c: %zu pids, %zu full tasks, heap +%zu bytes a pid\n", modes[m],
+			      an_tasks_count(r->tasks), an_tasks_count_full(r->tasks),
+			      grown / MANY_PIDS);
+
+		/* init too, when it forks */
+		assert_int_equal(an_tasks_count(r->tasks), MANY_PIDS + (modes[m] == 'x'));
+		assert_true(an_tasks_count_full(r->tasks) <= 2 * AN_TASKS_TIDY_MIN);
+		assert_true(an_tasks_bytes(r->tasks) / MANY_PIDS < 48);
+		if (!before)
+			print_message("mallinfo2() says nothing here (a sanitizer's allocator)\n");
+		assert_true(grown / MANY_PIDS < 64);
+		/* the first one is still known as it was, packed and unpacked */
+		t = an_replay_task(r, 2);
+		assert_non_null(t);
+		assert_int_equal(t->mt.is_dead, modes[m] == 'x');
+		assert_int_equal(t->mt.cpu, -1);
+		assert_string_equal(t->comm, "prog0");
+		assert_int_equal(an_tasks_error(r->tasks), 0);
+		an_replay_free(r);
+		an_reader_close(rd);
+		fclose(fp);
+	}
+}
+
 /* Every allocation failing in turn: -ENOMEM or success, never a crash or a leak. */
 static void test_out_of_memory(void **state)
 {
+	/* also with idle tasks packed before every event: unpacking allocates */
+	static const struct an_analyze_opts packing = { .replay = { .tasks_tidy_min = 1 } };
+	const struct an_analyze_opts *opts[] = { NULL, &packing };
 	char path[PATH_MAX + 32];
-	int err = -ENOMEM;
-	unsigned long n;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/traces/rq_clamp-pass.txt", an_test_root());
-	for (n = 1; n < 500 && err; n++) {
-		struct an_results res;
-		struct an_summary sum;
-		struct an_diag d;
+	for (size_t k = 0; k < ARRAY_SIZE(opts); k++) {
+		int err = -ENOMEM;
+		unsigned long n;
 
-		an_results_init(&res, NULL, NULL);
-		an_malloc_fail_at(n);
-		err = an_analyze_path(path, NULL, &res, &sum, &d);
-		an_malloc_fail_at(0);
-		if (err && err != -ENOMEM)
-			fail_msg("allocation %lu: error %d (%s)", n, err, d.message);
+		for (n = 1; n < 500 && err; n++) {
+			struct an_results res;
+			struct an_summary sum;
+			struct an_diag d;
+
+			an_results_init(&res, NULL, NULL);
+			an_malloc_fail_at(n);
+			err = an_analyze_path(path, opts[k], &res, &sum, &d);
+			an_malloc_fail_at(0);
+			if (err && err != -ENOMEM)
+				fail_msg("allocation %lu: error %d (%s)", n, err, d.message);
+		}
+		assert_int_equal(err, 0);
+		assert_true(n > 5);
 	}
-	assert_int_equal(err, 0);
-	assert_true(n > 5);
 }
 
 int main(void)
@@ -1407,6 +1615,8 @@ int main(void)
 		cmocka_unit_test(test_atrace),
 		cmocka_unit_test(test_systrace),
 		cmocka_unit_test(test_dat_vs_report),
+		cmocka_unit_test(test_pidmap),
+		cmocka_unit_test(test_many_pids),
 		cmocka_unit_test(test_out_of_memory),
 	};
 

@@ -455,6 +455,91 @@ static void test_requests(void **state)
 	run_free(&u);
 }
 
+#define ROWS_PIDS	10000
+
+static int add_task_rec(void *ctx, const struct an_series_rec *rec)
+{
+	struct an_series_task *row = ctx;
+	struct an_series_task t = { .pid = rec->pid, .first_ns = rec->ts_start_ns,
+				    .last_ns = rec->ts_end_ns, .n_runs = rec->task.n_runs };
+
+	if (rec->kind != AN_SER_TASK)
+		return 0;
+	assert_true(rec->pid >= 2 && rec->pid < ROWS_PIDS + 2);
+	memcpy(t.comm, rec->task.comm, sizeof(t.comm));
+	if (row[rec->pid - 2].pid)
+		an_series_task_merge(&row[rec->pid - 2], &t);
+	else
+		row[rec->pid - 2] = t;
+	return 0;
+}
+
+/*
+ * The `tasks` rows of ROWS_PIDS pids that each run once and exit, with no
+ * sched_process_free: the rows of the pids not seen for a while go out as
+ * AN_SER_TASK records, so the rows in memory stay few; merged (as the
+ * database does) with the rows kept, every pid has its one row.
+ */
+static void test_tasks_rows_bounded(void **state)
+{
+	char path[] = "/tmp/ucval-series-pids-XXXXXX";
+	struct an_series_task *row = calloc(ROWS_PIDS, sizeof(*row));
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct run u;
+
+	(void)state;
+	assert_non_null(row);
+	assert_non_null(f);
+	fprintf(f, "# tracer: nop\n#\ncpus=2\n");
+	for (int i = 0; i < ROWS_PIDS; i++) {
+		int pid = 2 + i;
+		unsigned int us = 10 * (unsigned int)i;
+
+		fprintf(f, "init-1 [000] 2.%06u: sched_process_fork: comm=init pid=1 child_comm=init"
+			" child_pid=%d\n", us, pid);
+		fprintf(f, "w-%d [001] 2.%06u: sched_switch: prev_comm=swapper/1 prev_pid=0"
+			" prev_prio=120 prev_state=R ==> next_comm=w%d next_pid=%d next_prio=120\n",
+			pid, us + 1, i % 3, pid);
+		fprintf(f, "w-%d [001] 2.%06u: sched_process_exit: comm=w%d pid=%d prio=120\n",
+			pid, us + 2, i % 3, pid);
+		fprintf(f, "w-%d [001] 2.%06u: sched_switch: prev_comm=w%d prev_pid=%d prev_prio=120"
+			" prev_state=X ==> next_comm=swapper/1 next_pid=0 next_prio=120\n",
+			pid, us + 3, i % 3, pid);
+	}
+	assert_int_equal(fclose(f), 0);
+	run_path(&u, path, NULL);
+	unlink(path);
+	print_message("%zu rows kept, %llu written out\n", u.s.nr_tasks,
+		      (unsigned long long)u.s.nr_tasks_out);
+	assert_true(u.s.nr_tasks <= 2 * AN_SERIES_TIDY_MIN);
+	assert_true(u.s.nr_tasks_out >= ROWS_PIDS - 2 * AN_SERIES_TIDY_MIN);
+	assert_int_equal(an_series_for_each(&u.s, add_task_rec, row), 0);
+	for (size_t k = 0; k < u.s.nr_tasks; k++) {
+		const struct an_series_task *t = &u.s.task[k];
+
+		if (t->pid == 1)
+			continue;
+		assert_true(t->pid >= 2 && t->pid < ROWS_PIDS + 2);
+		if (row[t->pid - 2].pid)
+			an_series_task_merge(&row[t->pid - 2], t);
+		else
+			row[t->pid - 2] = *t;
+	}
+	for (int i = 0; i < ROWS_PIDS; i++) {
+		char comm[16];
+
+		snprintf(comm, sizeof(comm), "w%d", i % 3);
+		assert_int_equal(row[i].pid, 2 + i);
+		assert_string_equal(row[i].comm, comm);
+		assert_int_equal(row[i].n_runs, 1);
+		assert_int_equal(row[i].first_ns, 2000000000ull + 10000ull * (unsigned int)i);
+		assert_int_equal(row[i].last_ns, row[i].first_ns + 3000);
+	}
+	run_free(&u);
+	free(row);
+}
+
 /* ---- the database `ucval analyze --db` writes ---- */
 
 static char db_path[256];
@@ -667,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_freq_bounds),
 		cmocka_unit_test(test_freq_policy_redefined),
 		cmocka_unit_test(test_requests),
+		cmocka_unit_test(test_tasks_rows_bounded),
 	};
 	const struct CMUnitTest db_tests[] = {
 		cmocka_unit_test(test_db_residency),

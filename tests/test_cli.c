@@ -597,6 +597,143 @@ static void test_analyze_no_migrate(void **state)
 }
 
 /*
+ * @path: a text trace of @n pids that exit without sched_process_free
+ * (mode 'x') or only wake, run and sleep (mode 's'), each once, under one
+ * of five names: the tasks a tidy packs and the `tasks` rows it writes out.
+ */
+static void write_pids(const char *path, int n, char mode)
+{
+	FILE *f = fopen(path, "w");
+	unsigned long long us = 0;
+	char ts[5][32];
+
+	assert_non_null(f);
+	fprintf(f, "# tracer: nop\n#\ncpus=2\n");
+	fprintf(f, "<idle>-0 [000] 1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0"
+		" prev_prio=120 prev_state=R ==> next_comm=init next_pid=1 next_prio=120\n");
+	for (int i = 0; i < n; i++) {
+		int pid = 2 + i;
+		char c[16];
+
+		snprintf(c, sizeof(c), "p%d", i % 5);
+		for (int k = 0; k < 5; k++, us++)
+			snprintf(ts[k], sizeof(ts[k]), "%llu.%06llu", 2 + us / 1000000, us % 1000000);
+		if (mode == 'x')
+			fprintf(f, "init-1 [000] %s: sched_process_fork: comm=init pid=1"
+				" child_comm=init child_pid=%d\n", ts[0], pid);
+		fprintf(f, "init-1 [000] %s: sched_wakeup%s: comm=%s pid=%d prio=120"
+			" target_cpu=001\n", ts[1], mode == 'x' ? "_new" : "", c, pid);
+		fprintf(f, "<idle>-0 [001] %s: sched_switch: prev_comm=swapper/1 prev_pid=0"
+			" prev_prio=120 prev_state=R ==> next_comm=%s next_pid=%d next_prio=120\n",
+			ts[2], c, pid);
+		if (mode == 'x')
+			fprintf(f, "%s-%d [001] %s: sched_process_exit: comm=%s pid=%d prio=120\n",
+				c, pid, ts[3], c, pid);
+		fprintf(f, "%s-%d [001] %s: sched_switch: prev_comm=%s prev_pid=%d prev_prio=120"
+			" prev_state=%s ==> next_comm=swapper/1 next_pid=0 next_prio=120\n",
+			c, pid, ts[4], c, pid, mode == 'x' ? "X" : "S");
+	}
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Every row of every table of @db but the time of the analysis, in order. */
+static char *db_rows(const char *db)
+{
+	sqlite3 *c;
+	sqlite3_stmt *st, *rows;
+	char *out = NULL, sql[2048];
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	assert_non_null(f);
+	assert_int_equal(sqlite3_open_v2(db, &c, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(c, "SELECT m.name, group_concat('quote(' || p.name || ')',"
+					    " '||'',''||') FROM sqlite_master m, pragma_table_info(m.name) p"
+					    " WHERE m.type = 'table' AND p.name != 'analyzed_at'"
+					    " GROUP BY m.name ORDER BY m.name", -1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		snprintf(sql, sizeof(sql), "SELECT %s FROM %s ORDER BY 1",
+			 (const char *)sqlite3_column_text(st, 1),
+			 (const char *)sqlite3_column_text(st, 0));
+		assert_int_equal(sqlite3_prepare_v2(c, sql, -1, &rows, NULL), SQLITE_OK);
+		fprintf(f, "%s\n", (const char *)sqlite3_column_text(st, 0));
+		while (sqlite3_step(rows) == SQLITE_ROW)
+			fprintf(f, "%s\n", (const char *)sqlite3_column_text(rows, 0));
+		sqlite3_finalize(rows);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(c);
+	fclose(f);
+	return out;
+}
+
+/*
+ * Packing idle tasks (analyze/replay/tasks.h) and writing out idle `tasks`
+ * rows (analyze/store/series.h) change nothing: the JSON and every row of
+ * the database are those of an analysis that never packs (UCVAL_TIDY of a
+ * billion), by default (4096 tasks) and when both happen before every event
+ * (UCVAL_TIDY=1): fixtures, synthetic traces with forks, requests, lost
+ * events and v3 groups, and 6000 pids that no event frees.
+ */
+static void test_analyze_tidy(void **state)
+{
+	static const char *const tidy[] = { "1000000000", NULL, "1" };
+	char dir[] = "/tmp/ucval-cli-tidy-XXXXXX", cmd[1024], db[64];
+	char trace[6][64];
+	const char *fixtures[] = {
+		"traces/rq_clamp-fail.txt", "traces/task_effective-fail.txt",
+		"traces/request_result-fail.txt", "traces/groups_exhausted-fail.txt",
+		"traces/freq_prediction-fail.txt", "traces/trace_integrity-fail.txt",
+	};
+	const char *args[] = { "analyze", "-q", "--db", db, NULL, NULL };
+	static struct run r;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < 6; i++)
+		snprintf(trace[i], sizeof(trace[i]), "%s/t%d.txt", dir, i);
+	snprintf(db, sizeof(db), "%s/t.db", dir);
+	snprintf(cmd, sizeof(cmd), "'%1$s' synth -q -o '%2$s' --events 20000 --tasks 40 &&"
+		 " '%1$s' synth -q -o '%3$s' --events 20000 --fault accept-invalid --seed 2 &&"
+		 " '%1$s' synth -q -o '%4$s' --events 20000 --fault lost-events --seed 3 &&"
+		 " '%1$s' synth -q -o '%5$s' --events 20000 --model v3 --fault groups-overflow",
+		 getenv("UCVAL"), trace[0], trace[1], trace[2], trace[3]);
+	assert_int_equal(system(cmd), 0);
+	write_pids(trace[4], 6000, 'x');
+	write_pids(trace[5], 6000, 's');
+	for (size_t i = 0; i < ARRAY_SIZE(fixtures); i++)
+		same_output(fixtures[i], "UCVAL_TIDY", tidy, ARRAY_SIZE(tidy));
+	for (int i = 0; i < 6; i++) {
+		char *want = NULL;
+
+		same_output(trace[i], "UCVAL_TIDY", tidy, ARRAY_SIZE(tidy));
+		args[4] = trace[i];
+		for (size_t k = 0; k < ARRAY_SIZE(tidy); k++) {
+			char *got;
+
+			unlink(db);
+			if (tidy[k])
+				setenv("UCVAL_TIDY", tidy[k], 1);
+			run_ucval(args, &r);
+			unsetenv("UCVAL_TIDY");
+			assert_true(r.status <= 3);
+			got = db_rows(db);
+			if (!want)
+				want = got;
+			else if (strcmp(want, got))
+				fail_msg("%s: UCVAL_TIDY=%s: other database rows", trace[i],
+					 tidy[k] ? tidy[k] : "");
+			if (got != want)
+				free(got);
+		}
+		assert_non_null(strstr(want, "\ntasks\n"));
+		free(want);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
  * An unreadable trace leaves no database behind, not even an empty one: a
  * trace's rows may stream in as it is read (struct stream), but the
  * database is opened only once the trace has opened.
@@ -732,6 +869,7 @@ int main(void)
 		cmocka_unit_test(test_analyze_no_migrate),
 		cmocka_unit_test(test_analyze_db_unreadable),
 		cmocka_unit_test(test_write_errors),
+		cmocka_unit_test(test_analyze_tidy),
 	};
 
 	if (!getenv("UCVAL")) {

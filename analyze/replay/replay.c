@@ -182,6 +182,7 @@ int an_replay_new(const struct an_replay_opts *opts, const int *shared_err,
 		err = an_diag_fail(d, -ENOMEM, "out of memory");
 		goto out_free;
 	}
+	an_tasks_set_tidy_min(r->tasks, r->opts.tasks_tidy_min);
 	*out = r;
 	return 0;
 
@@ -279,6 +280,7 @@ static int replay_one(struct an_replay *r, const struct an_event *ev, struct an_
 	struct an_cpu *c;
 	int err;
 
+	an_tasks_tidy(r->tasks);	/* no task pointer is held between events */
 	r->ev = ev;
 	an_replay_step_clear(r);
 	r->step.ts_ns = ev->ts_ns;
@@ -303,6 +305,8 @@ static int replay_one(struct an_replay *r, const struct an_event *ev, struct an_
 		c->is_seen = true;
 	}
 	err = notify(r, ev, true);
+	if (!err && an_tasks_error(r->tasks))	/* a packed task could not be unpacked */
+		err = an_diag_fail(d, -ENOMEM, "replay: out of memory");
 out:
 	r->ev = NULL;
 	return err;
@@ -316,7 +320,7 @@ int an_replay_finish(struct an_replay *r, uint64_t end_ns)
 	for (size_t i = 0; i < r->nr_obs; i++)
 		if (r->obs[i].finish)
 			r->obs[i].finish(r->obs[i].ctx, r, end_ns);
-	return observers_err(r);
+	return observers_err(r) ? observers_err(r) : an_tasks_error(r->tasks);
 }
 
 void an_replay_free(struct an_replay *r)

@@ -121,7 +121,8 @@ int an_replay_event(struct an_replay *r, const struct an_event *ev, struct an_di
  *
  * Calls every observer's finish; they close their windows at @end_ns.
  *
- * Return: 0 or the shared error of the observers (an_replay_new()).
+ * Return: 0, the shared error of the observers (an_replay_new()), or
+ * -ENOMEM when a packed task could not be unpacked for them (tasks.h).
  */
 int an_replay_finish(struct an_replay *r, uint64_t end_ns);
 

@@ -233,7 +233,6 @@ struct an_task *an_replay_task_new(struct an_replay *r, int pid)
 	t->prio = AN_PRIO_NONE;
 	t->last_cpu = -1;
 	t->eff_seen[MODEL_UCLAMP_MIN] = t->eff_seen[MODEL_UCLAMP_MAX] = -1;
-	t->first_ns = r->step.ts_ns;
 	/* without CONFIG_UCLAMP_TASK_GROUP the group changes nothing */
 	t->is_tg_known = !r->sys.cfg.task_group;
 	r->nr_tasks_seen++;

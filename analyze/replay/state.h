@@ -81,6 +81,9 @@
  *		 lacks (an_reader_info.ev_listed): not recorded, for certain;
  *		 0 when it has no list. The analysis sets it before the first
  *		 event (an_replay_is_unrecorded())
+ * @tasks_tidy_min: full tasks above which the idle ones are packed before
+ *		    an event (an_tasks_set_tidy_min()); 0: AN_TASKS_TIDY_MIN,
+ *		    1: before every event (tests; the results are the same)
  */
 struct an_replay_opts {
 	enum an_model model;
@@ -95,6 +98,7 @@ struct an_replay_opts {
 	const char *platform_path;
 	const struct an_platform *platform;
 	uint64_t ev_unlisted;
+	size_t tasks_tidy_min;
 };
 
 /* What last changed a CPU's rq clamp in the model (rule of a disagreement). */
@@ -415,7 +419,7 @@ struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
  * @end_ns: set by an_replay_finish()
  * @is_finished: an_replay_finish() was called
  * @nr_tasks_seen: distinct tasks (pid incarnations) seen so far
- * @nr_tasks_live: tasks in the table now
+ * @nr_tasks_live: tasks in the table now, full and packed (tasks.h)
  * @nr_switches: sched_switch events replayed
  * @nr_known_cpus: CPUs whose runqueue became known at least once
  * @nr_lost_reports: LOST_EVENTS events; @nr_lost_events their counts
@@ -496,9 +500,11 @@ struct an_replay {
  * @r: replay
  * @pid: pid (0 is the idle task: never a task)
  *
- * Return: the live task, or NULL. Borrowed: valid until the task is freed
- * (sched_process_free, a fork reusing its pid) - do not keep it across
- * events unless you re-look it up.
+ * Return: the live task, or NULL (also when unpacking it ran out of
+ * memory: the replay then fails with -ENOMEM after the event, tasks.h).
+ * Borrowed: valid until the task is freed (sched_process_free, a fork
+ * reusing its pid) or the next event begins (an idle task may be packed
+ * then) - do not keep it across events, look it up again.
  */
 struct an_task *an_replay_task(const struct an_replay *r, int pid);
 

@@ -2,9 +2,16 @@
 /*
  * analyze/replay/tasks.h - the replay's task table: pid -> struct an_task.
  *
- * Chained hash whose size follows the number of live tasks, never the number
- * of events. Each task is its own allocation, so the model's intrusive lists
- * (struct model_task.rq_node) stay valid while the table grows.
+ * A task the replay is working with is full: its own allocation, so the
+ * model's intrusive lists (struct model_task.rq_node) stay valid while the
+ * table grows, in a chained hash whose size follows those tasks. A task
+ * that is not queued and was not looked up since the previous tidy (an
+ * idle one: asleep, or dead but not freed) is packed by an_tasks_tidy():
+ * the number of its name and the rest of its state, each stored once for
+ * all the tasks that share it (lib/intern.h), 4 bytes at its pid in a map
+ * of at most 16 MB (pidmap.h). Looking it up unpacks it, identical, so packing never
+ * changes what the replay computes; it bounds the memory of traces with
+ * millions of short-lived pids that no event frees (docs/performance.md).
  */
 #ifndef UCVAL_ANALYZE_REPLAY_TASKS_H
 #define UCVAL_ANALYZE_REPLAY_TASKS_H
@@ -19,8 +26,9 @@
 /**
  * struct an_task - one task the trace showed
  * @mt: the model's task (pid, class, group, requests, queued CPU mt.cpu,
- *	-1 when not queued in the model). Its address is stable for the
- *	task's lifetime.
+ *	-1 when not queued in the model). Its address is stable while
+ *	the task is queued; an idle task may come back at another address
+ *	after an an_tasks_tidy() (tasks are looked up by pid, never kept)
  * @comm: last comm seen
  * @prio: last prio seen, AN_PRIO_NONE when none
  * @known_epoch: the replay knows whether the task is queued (it was woken,
@@ -33,7 +41,6 @@
  *	     sched_process_free or a fork reusing the pid
  * @last_cpu: CPU it last ran or was queued on, -1 unknown (also set by a
  *	      sched_migrate_task of a task that is not queued)
- * @first_ns: time the replay first saw it
  * @shown_ns: time of the last event that showed it on the CPU it is queued
  *	      on (mt.cpu): its switch in or out there, a wakeup or migration
  *	      to there
@@ -46,6 +53,7 @@
  *		 task_group=0); else the model's root group is a guess
  * @eff_seen: the effective value of each clamp id the last uclamp_task_eff
  *	      showed, -1 none yet
+ * @tidy_gen: private (tasks.c): the tidy it was last looked up after
  * @hash_next: private (tasks.c)
  *
  * an_task_is_clamp_known() says whether both are known: only then can a
@@ -55,11 +63,11 @@ struct an_task {
 	struct model_task mt;
 	char comm[AN_COMM_LEN];
 	int prio;
+	uint32_t tidy_gen;
 	uint64_t known_epoch;
 	bool is_exiting;
 	bool is_dead;
 	int last_cpu;
-	uint64_t first_ns;
 	uint64_t shown_ns;
 	bool is_req_known[MODEL_UCLAMP_CNT];
 	bool is_tg_known;
@@ -81,6 +89,9 @@ static inline struct an_task *an_task_of(const struct model_task *mt)
 
 struct an_tasks;
 
+/* Full tasks above which an_tasks_tidy() packs the idle ones, by default. */
+#define AN_TASKS_TIDY_MIN	4096
+
 /**
  * an_tasks_new() - an empty table
  * @out: the table, freed with an_tasks_free()
@@ -96,13 +107,17 @@ int an_tasks_new(struct an_tasks **out);
 void an_tasks_free(struct an_tasks *ts);
 
 /**
- * an_tasks_find() - the task with @pid
+ * an_tasks_find() - the task with @pid, unpacked if it was packed
  * @ts: table
  * @pid: pid
  *
- * Return: the task or NULL, borrowed.
+ * Unpacking allocates: when that fails the task stays packed, the lookup
+ * returns NULL and an_tasks_error() reports -ENOMEM.
+ *
+ * Return: the task or NULL, borrowed until it is removed or the next
+ * an_tasks_tidy().
  */
-struct an_task *an_tasks_find(const struct an_tasks *ts, int pid);
+struct an_task *an_tasks_find(struct an_tasks *ts, int pid);
 
 /**
  * an_tasks_add() - a new zeroed task for @pid, which must not be in @ts
@@ -126,7 +141,7 @@ struct an_task *an_tasks_add(struct an_tasks *ts, int pid);
 void an_tasks_remove(struct an_tasks *ts, int pid);
 
 /**
- * an_tasks_count() - live tasks in @ts
+ * an_tasks_count() - tasks in @ts, full and packed
  * @ts: table
  *
  * Return: their number.
@@ -134,12 +149,48 @@ void an_tasks_remove(struct an_tasks *ts, int pid);
 size_t an_tasks_count(const struct an_tasks *ts);
 
 /**
- * an_tasks_for_each() - call @fn on every task, in no particular order
+ * an_tasks_count_full() - full tasks in @ts (the others are packed)
  * @ts: table
- * @fn: callback; it must not add or remove tasks
- * @ctx: passed to @fn
+ *
+ * Return: their number.
  */
-void an_tasks_for_each(struct an_tasks *ts, void (*fn)(struct an_task *t, void *ctx),
-		       void *ctx);
+size_t an_tasks_count_full(const struct an_tasks *ts);
+
+/**
+ * an_tasks_bytes() - memory @ts holds, allocator overhead aside
+ * @ts: table
+ *
+ * Return: bytes of its full tasks, packed tasks, shared states and indexes.
+ */
+size_t an_tasks_bytes(const struct an_tasks *ts);
+
+/**
+ * an_tasks_tidy() - pack the idle tasks once the full ones are many
+ * @ts: table
+ *
+ * Call it where no task pointer is held (the replay: before each event).
+ * When the full tasks reach the threshold (an_tasks_set_tidy_min()), each
+ * one that is not queued in the model (mt.cpu < 0) and was not looked up
+ * or added since the previous tidy is packed and its memory freed; the
+ * next threshold is twice the full tasks left, so the work is amortised.
+ * A task that cannot be packed (out of memory) stays full.
+ */
+void an_tasks_tidy(struct an_tasks *ts);
+
+/**
+ * an_tasks_set_tidy_min() - the full tasks above which a tidy packs
+ * @ts: table
+ * @min: that number; 0: AN_TASKS_TIDY_MIN; 1: every an_tasks_tidy() call
+ *	 packs (tests: every idle task is packed and unpacked over and over)
+ */
+void an_tasks_set_tidy_min(struct an_tasks *ts, size_t min);
+
+/**
+ * an_tasks_error() - the first failure to unpack a task, and clear it
+ * @ts: table
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int an_tasks_error(struct an_tasks *ts);
 
 #endif /* UCVAL_ANALYZE_REPLAY_TASKS_H */

@@ -275,9 +275,12 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_INSERT_UNDECIDED] =
 		"INSERT INTO undecided(trace_id, check_id, cpu, pid, ts_start_ns, ts_end_ns,"
 		" rule, message) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	/* a pid's row written out early meets its later one: an_series_task_merge() */
 	[ST_INSERT_TASK] =
 		"INSERT INTO tasks(trace_id, pid, comm, first_ns, last_ns, n_runs)"
-		" VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+		" VALUES(?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(trace_id, pid) DO UPDATE SET"
+		" comm = coalesce(excluded.comm, comm), first_ns = min(first_ns, excluded.first_ns),"
+		" last_ns = max(last_ns, excluded.last_ns), n_runs = n_runs + excluded.n_runs",
 	[ST_INSERT_CPU] =
 		"INSERT INTO cpus(trace_id, cpu, policy, capacity, known_ns) VALUES(?1, ?2, ?3, ?4, ?5)",
 	[ST_INSERT_POLICY] =
@@ -1226,6 +1229,21 @@ static void chunks_clear(struct an_db *db, bool is_free)
 	}
 }
 
+/* One `tasks` row, merged into the pid's row when there is one already. */
+static int put_task(struct an_db *db, int pid, const char *comm, uint64_t first_ns,
+		    uint64_t last_ns, uint64_t n_runs, struct an_diag *d)
+{
+	sqlite3_stmt *st = db->stmt[ST_INSERT_TASK];
+
+	sqlite3_bind_int64(st, 1, db->trace_id);
+	sqlite3_bind_int(st, 2, pid);
+	bind_text_or_null(st, 3, comm[0] ? comm : NULL);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)first_ns);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)last_ns);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)n_runs);
+	return step_done(db, ST_INSERT_TASK, d, "cannot insert a task");
+}
+
 struct put_ctx {
 	struct an_db *db;
 	struct an_diag *d;
@@ -1247,6 +1265,14 @@ static int put_rec(void *ctx, const struct an_series_rec *rec)
 			bind_series_value(st, col++, rec, i);
 		return step_done(db, ST_INSERT_REQUEST, d, "cannot insert a task request");
 	}
+	if (rec->kind == AN_SER_TASK) {
+		char comm[AN_COMM_LEN];
+
+		memcpy(comm, rec->task.comm, sizeof(comm));
+		comm[sizeof(comm) - 1] = '\0';
+		return put_task(db, rec->pid, comm, rec->ts_start_ns, rec->ts_end_ns,
+				rec->task.n_runs, d);
+	}
 	if (rec->kind == AN_SER_CLAMP)
 		return chunk_add(db, &db->clamp, rec, d);
 	err = residency_rec(&db->res, rec);
@@ -1258,19 +1284,12 @@ static int put_rec(void *ctx, const struct an_series_rec *rec)
 
 static int put_tasks(struct an_db *db, const struct an_series *s, struct an_diag *d)
 {
-	sqlite3_stmt *st = db->stmt[ST_INSERT_TASK];
 	int err = 0;
 
 	for (size_t i = 0; i < s->nr_tasks && !err; i++) {
 		const struct an_series_task *t = &s->task[i];
 
-		sqlite3_bind_int64(st, 1, db->trace_id);
-		sqlite3_bind_int(st, 2, t->pid);
-		bind_text_or_null(st, 3, t->comm[0] ? t->comm : NULL);
-		sqlite3_bind_int64(st, 4, (sqlite3_int64)t->first_ns);
-		sqlite3_bind_int64(st, 5, (sqlite3_int64)t->last_ns);
-		sqlite3_bind_int64(st, 6, (sqlite3_int64)t->n_runs);
-		err = step_done(db, ST_INSERT_TASK, d, "cannot insert a task");
+		err = put_task(db, t->pid, t->comm, t->first_ns, t->last_ns, t->n_runs, d);
 	}
 	return err;
 }
@@ -1341,8 +1360,10 @@ static int put_policies(struct an_db *db, const struct an_series *s, struct an_d
  * @s: the series of the open trace, finished (an_analyze_path() returned)
  * @d: filled on failure
  *
- * Writes tasks, cpus, policies, clamp_intervals, freq_intervals,
- * task_requests, then freq_residency computed from the frequency intervals.
+ * Writes cpus, policies, clamp_intervals, freq_intervals, task_requests,
+ * the `tasks` rows written out early, then the other tasks rows (merged
+ * into those of their pid), then freq_residency computed from the frequency
+ * intervals.
  *
  * Return: 0, -EINVAL outside a trace, AN_E_DB, -EIO (the spill file).
  */
@@ -1352,8 +1373,6 @@ int an_db_series_add(struct an_db *db, struct an_series *s, struct an_diag *d)
 	int err = need_trace(db, d);
 
 	if (!err)
-		err = put_tasks(db, s, d);
-	if (!err)
 		err = put_cpus(db, s, d);
 	if (!err)
 		err = put_policies(db, s, d);
@@ -1362,6 +1381,9 @@ int an_db_series_add(struct an_db *db, struct an_series *s, struct an_diag *d)
 		if (err && !d->err)
 			an_diag_fail(d, err, "cannot read back the recorded intervals");
 	}
+	/* after the rows written out early (AN_SER_TASK): the later ones merge in */
+	if (!err)
+		err = put_tasks(db, s, d);
 	if (!err)
 		err = chunks_put_all(db, d);
 	if (!err)

@@ -62,6 +62,8 @@ static void push(struct an_series *s, const struct an_series_rec *rec)
 		s->nr_clamp++;
 	else if (rec->kind == AN_SER_FREQ)
 		s->nr_freq++;
+	else if (rec->kind == AN_SER_TASK)
+		s->nr_tasks_out++;
 	else
 		s->nr_requests++;
 }
@@ -319,9 +321,9 @@ static size_t hash_pid(int pid, size_t size)
 	return ((uint32_t)pid * 2654435761u) & (size - 1);
 }
 
-static int rehash(struct an_series *s)
+/* Index the rows in a hash of @size slots (a power of two). */
+static int rehash(struct an_series *s, size_t size)
 {
-	size_t size = s->hash_size ? s->hash_size * 2 : HASH_MIN;
 	int *h = an_calloc(size, sizeof(*h));
 
 	if (!h)
@@ -350,7 +352,8 @@ static struct an_series_task *task_get(struct an_series *s, int pid, uint64_t ts
 			if (s->task[s->task_hash[at] - 1].pid == pid)
 				return &s->task[s->task_hash[at] - 1];
 	}
-	if ((s->nr_tasks + 1) * 2 > s->hash_size && rehash(s))
+	if ((s->nr_tasks + 1) * 2 > s->hash_size &&
+	    rehash(s, s->hash_size ? s->hash_size * 2 : HASH_MIN))
 		return NULL;
 	if (s->nr_tasks == s->alloc_tasks) {
 		size_t n = s->alloc_tasks ? s->alloc_tasks * 2 : HASH_MIN;
@@ -383,12 +386,66 @@ static void task_seen(struct an_series *s, int pid, const char *comm, uint64_t t
 		fail(s, -ENOMEM);
 		return;
 	}
+	t->tidy_gen = s->task_gen;
 	an_comm_set(t->comm, comm);
 	if (ts_ns < t->first_ns)
 		t->first_ns = ts_ns;
 	if (ts_ns > t->last_ns)
 		t->last_ns = ts_ns;
 	t->n_runs += is_run;
+}
+
+/* Write @t out as an AN_SER_TASK record. */
+static void task_out(struct an_series *s, const struct an_series_task *t)
+{
+	struct an_series_rec rec = {
+		.kind = AN_SER_TASK, .cpu = -1, .policy = -1, .pid = t->pid,
+		.ts_start_ns = t->first_ns, .ts_end_ns = t->last_ns,
+	};
+
+	rec.task.n_runs = t->n_runs;
+	memcpy(rec.task.comm, t->comm, sizeof(rec.task.comm));
+	push(s, &rec);
+}
+
+/*
+ * Once the rows are many: write out those of the pids no event named since
+ * the previous tidy, and give their memory back. The next tidy comes when
+ * the rows left have doubled, so each row is looked at a bounded number of
+ * times on average.
+ */
+static void tasks_tidy(struct an_series *s)
+{
+	size_t kept = 0, size = HASH_MIN, min = s->task_tidy_min ? s->task_tidy_min :
+					       AN_SERIES_TIDY_MIN;
+	struct an_series_task *t;
+
+	if (s->nr_tasks < s->task_tidy_at)
+		return;
+	for (size_t i = 0; i < s->nr_tasks; i++) {
+		if (s->task[i].tidy_gen == s->task_gen)
+			s->task[kept++] = s->task[i];
+		else
+			task_out(s, &s->task[i]);
+	}
+	s->task_gen++;
+	s->task_tidy_at = min == 1 ? 0 : kept * 2 > min ? kept * 2 : min;
+	if (kept == s->nr_tasks)
+		return;
+	s->nr_tasks = kept;
+	while (size < (kept + 1) * 2)
+		size *= 2;
+	if (rehash(s, size)) {
+		fail(s, -ENOMEM);
+		return;
+	}
+	if (size < s->alloc_tasks) {
+		t = an_realloc(s->task, size * sizeof(*t));
+		if (t) {
+			s->task = t;
+			s->alloc_tasks = size;
+		}
+	}
 }
 
 static void tasks_step(struct an_series *s, const struct an_event *ev)
@@ -466,6 +523,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		fail(s, -ENOMEM);
 	if (s->err)
 		return s->err;
+	tasks_tidy(s);
 	tasks_step(s, ev);
 	clamp_step(s, r, ev->ts_ns);
 	if (r->step.has_req)
