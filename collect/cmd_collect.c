@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * `ucval collect`: record sched, cpufreq and uclamp events into a trace.dat
- * (issue 5): a tracefs instance of its own, the platform snapshot as
- * markers, per-CPU pages streamed to disk, optionally a command run with
- * requested clamps. Ctrl-C stops cleanly and still writes the file.
+ * collect/cmd_collect.c - `ucval collect`: record sched, cpufreq and uclamp
+ * events into a trace.dat: a tracefs instance of its own, the platform
+ * snapshot as markers, per-CPU pages streamed to disk, optionally a command
+ * run with requested clamps. Ctrl-C stops cleanly and still writes the file.
  */
 #define _GNU_SOURCE
 #include <dirent.h>

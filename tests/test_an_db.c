@@ -464,7 +464,7 @@ static void plan_of(const char *path, const char *sql, char *buf, size_t len)
 }
 
 /*
- * A database of 1000 traces: the questions of issue 4 ("mismatches of check X
+ * A database of 1000 traces: the questions users ask ("mismatches of check X
  * across all traces", "residency of CPU N") are answered through indexes,
  * never by scanning a table that grows with the traces.
  */

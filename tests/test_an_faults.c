@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/test_an_faults.c - broken and hostile inputs (issue 7): a trace.dat
+ * tests/test_an_faults.c - broken and hostile inputs: a trace.dat
  * cut at every page boundary of its data and with every data page header
  * corrupted, a huge comm, pid reuse, timestamps out of order, 100,000
  * tasks. Each gives a clear error (the file named) or UNDECIDED windows,

@@ -208,7 +208,7 @@ static void test_task_line(void **state)
 }
 
 /*
- * Regression (issue 8, real-kernel loop): task markers carried sched_getattr()'s
+ * Regression (real-kernel loop): task markers carried sched_getattr()'s
  * default clamps as requests, so the analyzer took every snapshotted task's
  * clamps as user-defined (inherited by every child, kept across a switch to
  * SCHED_FIFO) and the static key as on from the trace start.

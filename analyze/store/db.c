@@ -79,7 +79,7 @@ static const char schema_sql[] =
 /*
  * Schema 3: the intervals in chunks. A dense trace has about one interval
  * every three events, and one SQLite row each, with its index, cost the
- * writer 2 us of CPU: more than the rest of the analysis (issue 7). A chunk
+ * writer 2 us of CPU: more than the rest of the analysis. A chunk
  * row holds up to DB_CHUNK intervals of one CPU (frequency: of one policy,
  * its first CPU) as a JSON array of [start, end, values...], start and end
  * relative to ts_first_ns, the earliest start; ts_last_ns is the latest end,

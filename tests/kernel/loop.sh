@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tests/kernel/loop.sh - the real-kernel loop (issue 8): build a
+# tests/kernel/loop.sh - the real-kernel loop: build a
 # CONFIG_UCLAMP_TASK kernel, boot it under QEMU (software emulation), record
 # tests/kernel/scenario.c with `ucval collect`, and check the trace with
 # `ucval analyze --model mainline`. Then the same for each deliberately broken

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/kernel/scenario.c - the workload of the real-kernel loop (issue 8),
+ * tests/kernel/scenario.c - the workload of the real-kernel loop,
  * run as PID 1's child in the QEMU guest while `ucval collect` records.
  *
  * Phases, each a few hundred ms of guest time: tasks with different clamps
