@@ -85,8 +85,8 @@ static const char *const messages[] = {
 	[AN_INTEG_SWITCH] = "switch from a task the replay does not have running here",
 	[AN_INTEG_ELSEWHERE] = "task shown on a cpu other than the one it is queued on",
 	[AN_INTEG_UNPLACED] = "the trace lost events on this cpu that no page places in time",
-	[AN_INTEG_UNRECORDED] = "task moved here from the cpu it was queued on: a migration "
-				"this capture did not record (no sched_migrate_task)",
+	[AN_INTEG_UNRECORDED] = ("task moved here from the cpu it was queued on: a migration "
+				 "this capture did not record (no sched_migrate_task)"),
 };
 
 /* A move sched_migrate_task would have shown, in a capture without them. */
