@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "lib/malloc.h"
+#include "analyze/read/alias.h"
 #include "analyze/read/reader.h"
 #include "analyze/read/text.h"
 #include "analyze/read/textline.h"
@@ -225,6 +226,42 @@ static void render_types(uint32_t types, char *buf, size_t len)
 		if (types & AN_EV_BIT(t))
 			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " " : "",
 					       an_event_type_name((enum an_event_type)t));
+}
+
+/*
+ * A name the line hands over with a NUL inside its length: the alias rows
+ * are matched on the whole length, never read past their own end.
+ */
+static void test_text_alias_nul(void **state)
+{
+	static const char line[] = "# enabled events: sched:sched_switch\0\0\0 power:cpu_idle";
+	static const struct {
+		const char *name;
+		size_t len;
+		enum an_event_type want;
+	} names[] = {
+		{ "sched_switch", 12, AN_EV_SCHED_SWITCH },
+		{ "sched_switch\0\0\0", 15, AN_EV_UNKNOWN },
+		{ "sched:sched_switch\0x", 20, AN_EV_UNKNOWN },
+		{ "sched_switc", 11, AN_EV_UNKNOWN },
+		{ "sched_switchx", 13, AN_EV_UNKNOWN },
+	};
+	struct an_textline_extra x = { 0 };
+	struct an_event ev;
+	struct an_diag d;
+	char buf[sizeof(line)], got[256] = "";
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (an_alias_lookup(names[i].name, names[i].len) != names[i].want)
+			fail_msg("name %zu: type %d want %d", i,
+				 an_alias_lookup(names[i].name, names[i].len), names[i].want);
+	memcpy(buf, line, sizeof(line));
+	an_diag_clear(&d);
+	assert_int_equal(an_textline_parse(buf, sizeof(line) - 1, &ev, &x, &d),
+			 AN_TEXTLINE_EVENTS);
+	render_types(x.ev_listed, got, sizeof(got));
+	assert_string_equal(got, "cpu_idle");
 }
 
 static void test_text_lines(void **state)
@@ -895,6 +932,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_lines),
+		cmocka_unit_test(test_text_alias_nul),
 		cmocka_unit_test(test_text_streams),
 		cmocka_unit_test(test_text_long_line),
 		cmocka_unit_test(test_text_header_cpus),

@@ -353,9 +353,10 @@ enum an_event_type an_alias_lookup(const char *name, size_t len)
 		name = colon + 1;
 		colon = memchr(name, ':', len);
 	}
+	/* memcmp after a length match: @name may hold a NUL before @len */
 	for (size_t i = 0; i < ARRAY_SIZE(event_aliases); i++)
-		if (!strncmp(event_aliases[i].name, name, len) &&
-		    event_aliases[i].name[len] == '\0')
+		if (strlen(event_aliases[i].name) == len &&
+		    !memcmp(event_aliases[i].name, name, len))
 			return event_aliases[i].type;
 	return AN_EV_UNKNOWN;
 }
