@@ -15,6 +15,7 @@
 #include "analyze/run.h"
 #include "analyze/store/db.h"
 #include "lib/modelopt.h"
+#include "lib/outfile.h"
 #include "lib/optnum.h"
 #include "lib/utf8.h"
 #include "ucval.h"
@@ -138,6 +139,25 @@ bad:
 	return -1;
 }
 
+/* An output (--json, --db) naming one of the inputs: refused before anything is read. */
+static bool output_is_input(const struct cmd_opts *o)
+{
+	const char *const outs[] = { o->json_path, o->run.db_path };
+	const char *const names[] = { "--json", "--db" };
+
+	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+		for (int t = 0; outs[i] && t < o->run.nr_traces; t++) {
+			if (!rep_outfile_is_same(outs[i], o->run.traces[t]))
+				continue;
+			fprintf(stderr, "ucval analyze: %s ", names[i]);
+			an_utf8_fputs(stderr, outs[i], 0);
+			fputs(" is also a TRACE given; it would be overwritten\n", stderr);
+			return true;
+		}
+	}
+	return false;
+}
+
 static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 {
 	struct an_replay_opts *r = &o->run.an.replay;
@@ -209,6 +229,8 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 	}
 	o->run.traces = argv + optind;
 	o->run.nr_traces = argc - optind;
+	if (output_is_input(o))
+		return -1;
 	if (mo.has_variant)
 		r->model = mo.variant == MODEL_V3 ? AN_MODEL_V3 : AN_MODEL_MAINLINE;
 	r->fidelity = mo.fidelity;

@@ -858,6 +858,36 @@ static void test_write_errors(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* An output naming an input (a link to it too) is refused; the input stays as it was. */
+static void test_output_is_input(void **state)
+{
+	static struct run r;
+	char dir[] = "/tmp/ucval-cli-same-XXXXXX", in[64], link[64], cmd[256];
+	const char *const opts[] = { "--json", "--db" };
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(in, sizeof(in), "%s/t.txt", dir);
+	snprintf(link, sizeof(link), "%s/link.txt", dir);
+	snprintf(cmd, sizeof(cmd), "cp traces/rq_clamp-fail.txt '%s' && ln -s t.txt '%s'", in, link);
+	assert_int_equal(system(cmd), 0);
+	for (size_t i = 0; i < 2 * ARRAY_SIZE(opts); i++) {
+		const char *out = i < ARRAY_SIZE(opts) ? in : link;
+		const char *args[] = { "analyze", "-q", opts[i % ARRAY_SIZE(opts)], out,
+				       "traces/rq_clamp-pass.txt", in, NULL };
+
+		run_ucval(args, &r);
+		if (r.status != 2 || !strstr(r.err, "is also a TRACE given"))
+			fail_msg("case %zu (%s %s): exit %d want 2:\n%s", i, args[2], out,
+				 r.status, r.err);
+		snprintf(cmd, sizeof(cmd), "cmp -s traces/rq_clamp-fail.txt '%s'", in);
+		if (system(cmd))
+			fail_msg("case %zu (%s %s): the input was changed", i, args[2], out);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -869,6 +899,7 @@ int main(void)
 		cmocka_unit_test(test_analyze_no_migrate),
 		cmocka_unit_test(test_analyze_db_unreadable),
 		cmocka_unit_test(test_write_errors),
+		cmocka_unit_test(test_output_is_input),
 		cmocka_unit_test(test_analyze_tidy),
 	};
 
