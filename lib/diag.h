@@ -24,6 +24,7 @@
 	X(CORRUPT,  0, "corrupt or truncated trace data")		\
 	X(LIBRARY,  0, "trace library failure")				\
 	X(STATE,    0, "reader already failed")				\
+	X(CLOCK,    0, "trace clock does not count nanoseconds")		\
 	X(SYNTAX,   1, "unparseable line")				\
 	X(FIELD,    1, "missing field")					\
 	X(VALUE,    1, "bad value")					\

@@ -831,6 +831,44 @@ static void test_text_options(void **state)
 }
 
 /*
+ * The trace clock: one that does not count ns (counter, uptime, x86-tsc)
+ * is refused, unless a TSC2NSEC option scales its counts to ns (the
+ * library applies it).
+ */
+static void test_trace_clock(void **state)
+{
+	static const char tsc2nsec[16] = { 1 };	/* mult 1, shift 0, offset 0 */
+	static const struct {
+		const char *what;
+		struct dw_opt opts[2];
+		unsigned int nr_opts;
+		int want;
+	} rows[] = {
+		{ "local selected", { { 4, "[local] global counter\n", 24 } }, 1, 0 },
+		{ "boot, the one name", { { 4, "boot\n", 6 } }, 1, 0 },
+		{ "counter selected", { { 4, "local global [counter] uptime\n", 31 } }, 1,
+		  AN_E_CLOCK },
+		{ "uptime selected", { { 4, "local [uptime]\n", 16 } }, 1, AN_E_CLOCK },
+		{ "x86-tsc selected", { { 4, "local [x86-tsc]\n", 17 } }, 1, AN_E_CLOCK },
+		{ "x86-tsc with TSC2NSEC", { { 4, "local [x86-tsc]\n", 17 },
+					     { 14, tsc2nsec, sizeof(tsc2nsec) } }, 2, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct dw_spec spec = {
+			.fill1 = dw_page_cpu1, .opts = rows[i].opts, .nr_opts = rows[i].nr_opts,
+		};
+		struct an_datcheck chk = { 0 };
+		int rc = open_spec(&spec, &chk);
+
+		if (rc != rows[i].want)
+			fail_msg("%s: rc %d want %d", rows[i].what, rc, rows[i].want);
+		an_datcheck_free(&chk);
+	}
+}
+
+/*
  * The pages' long size is the header_page's commit word, as libtracecmd
  * takes it, over the file header's: trace-cmd convert writes 8 in a v7
  * file of a 32-bit kernel (4-byte commit words). Regression: ucval read
@@ -892,6 +930,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_options),
+		cmocka_unit_test(test_trace_clock),
 		cmocka_unit_test(test_long_size_from_header_page),
 		cmocka_unit_test(test_datdiff),
 	};

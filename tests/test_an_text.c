@@ -351,6 +351,11 @@ static const struct stream_case {
 	const char *input;
 	const char *want;
 } streams[] = {
+	{ "a clock not in ns (bare counts): refused at its first event",
+	  "# tracer: nop\na-1 [000] 1.5: cpu_idle: state=1 cpu_id=0\n"
+	  "a-1 [000] d..1 123456789: cpu_idle: state=2 cpu_id=0\n",
+	  "1500000000 cpu_idle cpu=0 pid=1 state=1 cpu_id=0\n"
+	  "ERR trace clock does not count nanoseconds line 3\n" },
 	{ "LOST line: stamped with the next event",
 	  "a-1 [000] 1.0: cpu_idle: state=1 cpu_id=0\n"
 	  "CPU:1 [LOST 5 EVENTS]\n"

@@ -547,6 +547,19 @@ static bool is_viewer_sync(const struct an_event *ev)
 	       !memcmp(ev->print.text, sync, sizeof(sync) - 1);
 }
 
+/*
+ * A timestamp printed as a bare count: the capture's trace clock is not in
+ * ns (counter, uptime, x86-tsc...) and no time rule of the model can be
+ * applied to it. Refused, with what to record instead.
+ */
+static int raw_clock(const struct an_event *ev, struct an_diag *d)
+{
+	return an_diag_fail(d, AN_E_CLOCK, "timestamp %llu has no fraction: the trace clock "
+			    "counts something else than time in ns (counter, uptime, x86-tsc); "
+			    "record with a ns clock (trace_clock local, global, mono or boot)",
+			    (unsigned long long)ev->ts_ns);
+}
+
 /**
  * an_text_next() - decode the next event (see an_reader_next())
  * @t: reader
@@ -607,6 +620,8 @@ int an_text_next(struct an_text *t, struct an_event *ev, struct an_diag *d)
 			t->lost_cpu = x.cpu;
 			continue;
 		case AN_TEXTLINE_EVENT:
+			if (x.ts_raw)
+				return raw_clock(ev, d);
 			if (is_viewer_sync(ev))
 				continue;
 			ev->pos = t->line_no;

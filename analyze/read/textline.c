@@ -34,6 +34,7 @@ struct head {
 	int pid;
 	int cpu;
 	unsigned long long ts_ns;
+	bool ts_raw;		/* no fraction: a count of a clock not in ns */
 	const char *name;
 	size_t name_len;
 	const char *fields;
@@ -139,14 +140,27 @@ static int parse_number(const char *p, size_t len, long long *out)
 	return 0;
 }
 
-/* "secs.frac:" at @p; returns the position after the ':'. */
-static const char *parse_ts(const char *p, const char *end, unsigned long long *ts)
+/*
+ * "secs.frac:" at @p; returns the position after the ':'. The kernel prints
+ * a clock that does not count ns (counter, uptime, x86-tsc) as a bare count,
+ * "%12llu:": @raw is set and @ts holds the count.
+ */
+static const char *parse_ts(const char *p, const char *end, unsigned long long *ts,
+			    bool *raw)
 {
 	unsigned long long secs, frac = 0;
 	unsigned int n = 0;
 
-	p = parse_uint(p, end, ULLONG_MAX / NS_PER_SEC - 1, &secs);
+	*raw = false;
+	p = parse_uint(p, end, ULLONG_MAX, &secs);
 	if (!p)
+		return NULL;
+	if (p < end && *p == ':') {
+		*raw = true;
+		*ts = secs;
+		return p + 1;
+	}
+	if (secs > ULLONG_MAX / NS_PER_SEC - 1)
 		return NULL;
 	if (p < end && *p == '.') {
 		for (p++; p < end && is_digit(*p); p++, n++) {
@@ -223,7 +237,7 @@ static bool parse_rest(const char *p, const char *end, struct head *h)
 			return false;
 		p = skip_spaces(e, end);
 	}
-	p = parse_ts(p, end, &h->ts_ns);
+	p = parse_ts(p, end, &h->ts_ns, &h->ts_raw);
 	if (!p || p == end || !is_space(*p))
 		return false;
 	p = skip_spaces(p, end);
@@ -768,6 +782,7 @@ int an_textline_parse(char *line, size_t len, struct an_event *ev,
 	ev->name = (h.syscall != SYSCALL_NONE && type != AN_EV_UNKNOWN) || is_digit(*h.name) ?
 		   an_event_type_name(type) : h.name;
 	ev->ts_ns = h.ts_ns;
+	x->ts_raw = h.ts_raw;
 	ev->cpu = h.cpu;
 	ev->pid = h.pid;
 	an_diag_set_name(d->event, h.name, h.name_len);

@@ -28,12 +28,16 @@ enum an_textline_kind {
  * @lost: events lost, 0 when the line does not say how many
  * @nr_cpus: CPU count of a CPUS line
  * @ev_listed: canonical types (AN_EV_BIT()) an EVENTS line names
+ * @ts_raw: an EVENT line's timestamp is a bare count ("123456789:"), not
+ *	    seconds with a fraction: the trace clock does not count ns, and
+ *	    ev->ts_ns holds the count
  */
 struct an_textline_extra {
 	int cpu;
 	unsigned long long lost;
 	int nr_cpus;
 	uint64_t ev_listed;
+	bool ts_raw;
 };
 
 /**

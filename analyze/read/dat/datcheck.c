@@ -76,6 +76,8 @@ struct dat {
 	bool is_chunk_odd;	/* a compressed chunk datpages.c does not take */
 	struct meta *meta;	/* what libtracecmd reads when it opens the headers */
 	size_t nr_meta, alloc_meta;
+	char clock[32];		/* the selected trace clock, "" when the file does not say */
+	bool has_tsc2nsec;	/* a TSC2NSEC option: the library scales counts to ns */
 };
 
 /*
@@ -347,6 +349,42 @@ static void take_release(struct an_datcheck *out, const char *uname)
 			 (int)strcspn(p, " "), p);
 }
 
+/*
+ * The selected clock of a TRACECLOCK option, the kernel's trace_clock file:
+ * "local [global] counter ...", the selected one in brackets (a single
+ * name when the recorder wrote only that).
+ */
+static void take_clock(struct dat *t, const char *text)
+{
+	const char *open = strchr(text, '['), *close = open ? strchr(open, ']') : NULL;
+
+	if (open && close)
+		snprintf(t->clock, sizeof(t->clock), "%.*s", (int)(close - open - 1), open + 1);
+	else
+		snprintf(t->clock, sizeof(t->clock), "%.*s", (int)strcspn(text, " \n"), text);
+}
+
+/* Clocks whose timestamps are not ns (kernel/trace/trace.c, trace_clocks[].in_ns). */
+static bool is_raw_clock(const char *clock)
+{
+	static const char *const raw[] = { "counter", "uptime", "x86-tsc", "ppc-tb" };
+
+	for (size_t i = 0; i < sizeof(raw) / sizeof(raw[0]); i++)
+		if (!strcmp(clock, raw[i]))
+			return true;
+	return false;
+}
+
+/* A clock that does not count ns, unless the TSC2NSEC option scales it. */
+static int check_clock(struct dat *t)
+{
+	if (!is_raw_clock(t->clock) || t->has_tsc2nsec)
+		return 0;
+	return an_diag_fail(t->f.d, AN_E_CLOCK, "trace clock '%s' does not count "
+			    "nanoseconds; record with a ns clock (trace-cmd record -C local, "
+			    "global, mono or boot)", t->clock);
+}
+
 /* A BUFFER or BUFFER_TEXT option: instance data ranges must fit the file. */
 static int check_buffer(struct dat *t, struct mem *m, uint64_t opt_off, int id)
 {
@@ -361,6 +399,8 @@ static int check_buffer(struct dat *t, struct mem *m, uint64_t opt_off, int id)
 		return 0;		/* v6 instances are not read */
 	if (!(clock = mem_str(m)))
 		return corrupt(t, opt_off, "malformed buffer option");
+	if (!*name && *clock)		/* the top instance's clock */
+		take_clock(t, clock);
 	if (id == OPT_BUFFER_TEXT)
 		return *name ? 0 : an_diag_fail(t->f.d, AN_E_FORMAT,
 						"latency (text) trace.dat is not supported");
@@ -635,7 +675,7 @@ static int check_text_option(struct dat *t, unsigned int id, const unsigned char
 		if (!has_nul)
 			err = hide_option(t, id, opt_off, "without its NUL (libtracecmd reads "
 					  "past it)");
-		if (err || id != OPT_UNAME)
+		if (err || (id != OPT_UNAME && id != OPT_TRACECLOCK))
 			return err;
 		break;
 	}
@@ -647,6 +687,8 @@ static int check_text_option(struct dat *t, unsigned int id, const unsigned char
 	text[id == OPT_CPUSTAT ? size - 1 : size] = '\0';
 	if (id == OPT_UNAME)
 		take_release(t->out, text);
+	else if (id == OPT_TRACECLOCK)
+		take_clock(t, text);
 	else
 		err = take_cpustat(t, text);
 	free(text);
@@ -686,7 +728,7 @@ static int check_option(struct dat *t, unsigned int id, const unsigned char *dat
 		return an_diag_fail(t->f.d, AN_E_FORMAT,
 				    "host/guest trace.dat (time sync) is not supported");
 	case OPT_TSC2NSEC:
-		t->out->has_ts_adjust = true;
+		t->out->has_ts_adjust = t->has_tsc2nsec = true;
 		return 0;	/* size-checked by the library */
 	default:
 		if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES && t->out->version >= 7) {
@@ -1338,6 +1380,8 @@ int an_datcheck_run(const char *path, bool want_pages, struct an_datcheck *out,
 		goto out_close;
 	t.page_size = out->page_size = (unsigned int)page;
 	err = out->version == 6 ? walk_v6(&t) : walk_v7(&t);
+	if (!err)
+		err = check_clock(&t);
 	if (err)
 		goto out_close;
 	/* no option that makes the library move or scale timestamps */
