@@ -858,6 +858,47 @@ static void test_write_errors(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * A text from a pipe without a CPU-count header: the CPUs of its first 8 KiB
+ * are modelled. A CPU beyond them later makes every later judgement
+ * UNDECIDED (exit 3, an EV-LOST UNDECIDED window); the same text as a file
+ * is read twice and models that CPU (exit 0).
+ */
+static void test_pipe_cpu_beyond(void **state)
+{
+	char dir[] = "/tmp/ucval-cli-beyond-XXXXXX", txt[64], json[64], cmd[512];
+	FILE *fp;
+	int st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(txt, sizeof(txt), "%s/t.txt", dir);
+	snprintf(json, sizeof(json), "%s/r.json", dir);
+	fp = fopen(txt, "w");
+	assert_non_null(fp);
+	fputs("# tracer: nop\n", fp);
+	for (int i = 0; i < 200; i++)	/* over 8 KiB of CPU 0 */
+		fprintf(fp, "a-10 [000] 1.%06d: sched_wakeup: comm=a pid=%d prio=120 "
+			"target_cpu=000\n", i * 1000, 100 + i % 3);
+	fputs("b-11 [003] 1.300000: sched_switch: prev_comm=b prev_pid=11 prev_prio=120 "
+	      "prev_state=S ==> next_comm=c next_pid=12 next_prio=120\n", fp);
+	assert_int_equal(fclose(fp), 0);
+	snprintf(cmd, sizeof(cmd), "cat '%s' | '%s' analyze -q --json '%s' /dev/stdin", txt,
+		 getenv("UCVAL"), json);
+	st = system(cmd);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 3);
+	snprintf(cmd, sizeof(cmd), "grep -q '\"rule\": \"EV-LOST\", \"message\": \"events "
+		 "of this cpu not replayed' '%s'", json);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "'%s' analyze -q '%s'", getenv("UCVAL"), txt);
+	st = system(cmd);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* An output naming an input (a link to it too) is refused; the input stays as it was. */
 static void test_output_is_input(void **state)
 {
@@ -900,6 +941,7 @@ int main(void)
 		cmocka_unit_test(test_analyze_db_unreadable),
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_output_is_input),
+		cmocka_unit_test(test_pipe_cpu_beyond),
 		cmocka_unit_test(test_analyze_tidy),
 	};
 

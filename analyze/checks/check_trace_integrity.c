@@ -77,6 +77,7 @@ static const char *const rules[] = {
 	[AN_INTEG_ELSEWHERE] = "EV-TASK",
 	[AN_INTEG_UNPLACED] = "EV-LOST",
 	[AN_INTEG_UNRECORDED] = "EV-TASK",
+	[AN_INTEG_BEYOND] = "EV-LOST",
 };
 
 static const char *const messages[] = {
@@ -87,6 +88,8 @@ static const char *const messages[] = {
 	[AN_INTEG_UNPLACED] = "the trace lost events on this cpu that no page places in time",
 	[AN_INTEG_UNRECORDED] = ("task moved here from the cpu it was queued on: a migration "
 				 "this capture did not record (no sched_migrate_task)"),
+	[AN_INTEG_BEYOND] = ("events of this cpu not replayed from here: it is beyond the "
+			     "cpus the trace declared or its first lines showed"),
 };
 
 /* A move sched_migrate_task would have shown, in a capture without them. */
@@ -101,6 +104,29 @@ static void unrecorded(struct integ_check *k, const struct an_integrity_issue *i
 
 	snprintf(w.message, sizeof(w.message), "%s", messages[AN_INTEG_UNRECORDED]);
 	an_win_undecided(k->res, &w);
+}
+
+/*
+ * Events of a CPU beyond the replay's count: an UNDECIDED window (a doubt
+ * that may hide a failure) from the first of them to the end.
+ */
+static int on_beyond(struct integ_check *k, const struct an_integrity_issue *is)
+{
+	struct an_win_track *t;
+	struct an_window w = {
+		.check = AN_CHECK_TRACE_INTEGRITY, .cpu = is->cpu, .pid = -1,
+		.ts_start_ns = is->start_ns, .ts_end_ns = is->end_ns,
+		.expected = is->expected, .observed = is->observed,
+		.rule = rules[AN_INTEG_BEYOND],
+	};
+
+	if (AN_VEC_GROW(k->all, k->nr_all + 1, k->alloc_all))
+		return -ENOMEM;
+	t = &k->all[k->nr_all++];
+	*t = (struct an_win_track){ 0 };
+	snprintf(w.message, sizeof(w.message), "%s", messages[AN_INTEG_BEYOND]);
+	an_win_doubt_hiding(k->res, t, &w, true);
+	return 0;
 }
 
 /* A held move after all: the capture records sched_migrate_task (EV-TASK). */
@@ -195,6 +221,12 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 			.rule = rules[is->kind],
 		};
 
+		if (is->kind == AN_INTEG_BEYOND) {
+			err = on_beyond(k, is);
+			if (err)
+				return err;
+			continue;
+		}
 		if (is->kind == AN_INTEG_UNRECORDED) {
 			err = on_unrecorded(k, r, is);
 			if (err)

@@ -180,6 +180,40 @@ static void check_elsewhere(struct an_replay *r, int pid, int cpu)
 	unrecorded_until_now(r, cpu);
 }
 
+/* The CPU whose runqueue @ev changes, -1 for none. */
+static int modelled_cpu(const struct an_event *ev)
+{
+	switch (ev->type) {
+	case AN_EV_SCHED_SWITCH:
+		return ev->cpu;
+	case AN_EV_SCHED_WAKEUP:
+	case AN_EV_SCHED_WAKEUP_NEW:
+		return ev->wakeup.target_cpu;
+	case AN_EV_SCHED_MIGRATE_TASK:
+		return ev->migrate.dest_cpu;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * The first event of a CPU beyond the replay's count (a text from a pipe
+ * without a CPU-count header: the count came from its first lines). What
+ * that CPU's events do is not replayed, so every judgement made from now
+ * on is UNDECIDED, as after a loss no page places.
+ */
+static void inspect_beyond(struct an_replay *r, const struct an_event *ev)
+{
+	int cpu = modelled_cpu(ev);
+
+	if (cpu < 0 || (unsigned int)cpu < r->nr_cpus || r->has_beyond)
+		return;
+	r->has_beyond = true;
+	add_issue(r, AN_INTEG_BEYOND, cpu, -1, ev->ts_ns, ev->ts_ns, (long long)r->nr_cpus, cpu);
+	for (unsigned int i = 0; i < r->nr_cpus; i++)
+		r->cpu[i].undecided_until_ns = UINT64_MAX;
+}
+
 void an_sched_inspect(struct an_replay *r, const struct an_event *ev)
 {
 	struct an_cpu *c = an_replay_cpu(r, ev->cpu);
@@ -208,6 +242,7 @@ void an_sched_inspect(struct an_replay *r, const struct an_event *ev)
 				r->cpu[i].undecided_until_ns = ts;
 		return;
 	}
+	inspect_beyond(r, ev);
 	if (c && c->is_seen && ts < c->last_ts_ns) {
 		add_issue(r, AN_INTEG_TIME, ev->cpu, -1, ts, c->last_ts_ns,
 			  (long long)c->last_ts_ns, (long long)ts);
@@ -244,7 +279,9 @@ static bool cpu_in_model(struct an_replay *r, int cpu)
 	if (an_replay_cpu(r, cpu))
 		return true;
 	r->nr_cpu_overflow++;
-	an_replay_note(r, "events of CPUs at or above %u ignored", r->nr_cpus);
+	an_replay_note(r, "events of CPUs at or above %u ignored, judgements UNDECIDED from the "
+		       "first: the trace did not declare its CPU count (read it from a file, or "
+		       "give --platform)", r->nr_cpus);
 	return false;
 }
 

@@ -285,6 +285,8 @@ enum an_integrity {
 	AN_INTEG_UNPLACED,	/* "EV-LOST": lost somewhere in the trace (an_ev_lost) */
 	AN_INTEG_UNRECORDED,	/* "EV-TASK", no failure: a move sched_migrate_task
 				 * would have shown, in a capture without them */
+	AN_INTEG_BEYOND,	/* "EV-LOST", no failure: events of a CPU beyond
+				 * the replay's count, which it cannot use */
 };
 
 /**
@@ -430,6 +432,7 @@ struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
  * @fq_in: per CPU, an_fq_cpu_in()'s result and the @phase it was made in
  * @fq_pol: per policy, the same for the policy-wide questions
  * @nr_cpu_overflow: events naming a CPU beyond @nr_cpus (ignored)
+ * @has_beyond: the first of them was reported (AN_INTEG_BEYOND)
  * @nr_requests: requests applied to the model (markers, uclamp_request, tg)
  * @ev_seen: event types (AN_EV_BIT()) the replay was given at least one of
  *	     so far, before its start included
@@ -471,6 +474,7 @@ struct an_replay {
 	struct an_fq_in_memo *fq_in;
 	struct an_fq_pol_memo *fq_pol;
 	uint64_t nr_cpu_overflow;
+	bool has_beyond;
 	uint64_t nr_requests;
 	uint64_t ev_seen;
 	uint64_t nr_unrecorded;
