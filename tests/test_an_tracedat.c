@@ -1639,6 +1639,9 @@ static const struct regression {
 	{ "tracedat-v6-field-bracket.dat",
 	  "field declarations checked for balanced brackets: 'char prev_comm[16~;' "
 	  "crashed libtraceevent's format parser", AN_E_CORRUPT, 0 },
+	{ "tracedat-v6-field-quote.dat",
+	  "field declarations without quotes: 'char prev_comm['6]' made libtraceevent's "
+	  "tokenizer read a character literal on and crash (make fuzz)", AN_E_CORRUPT, 0 },
 	{ "tracedat-v6-header-page-type.dat",
 	  "header_page types must be words: 'u6$' split into tokens, left no timestamp "
 	  "size and crashed libtracecmd's cleanup", AN_E_CORRUPT, 0 },

@@ -78,7 +78,9 @@ unsigned int an_datformat_header_field(const char **p, const char *end, const ch
 /*
  * "field:<declaration>;<tab>offset:N;<tab>size:N;[<tab>signed:N;]": the
  * declaration is printable with balanced brackets ("char func[30+1]",
- * "__u8 a[sizeof(struct x)]"); libtraceevent crashes on an unclosed one.
+ * "__u8 a[sizeof(struct x)]"), without quotes or backslashes (no C
+ * declaration has them); libtraceevent crashes on an unclosed bracket, and
+ * on "char prev_comm['6]" (its tokenizer reads a character literal on).
  */
 static bool format_field_ok(const char *p, const char *end)
 {
@@ -89,7 +91,8 @@ static bool format_field_ok(const char *p, const char *end)
 			depth++;
 		else if (*p == ']' || *p == ')')
 			depth--;
-		else if ((*p < ' ' || *p > '~') && *p != '\t')
+		else if (((*p < ' ' || *p > '~') && *p != '\t') || *p == '\'' || *p == '"' ||
+			 *p == '\\')
 			return false;
 		if (depth < 0)
 			return false;
