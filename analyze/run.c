@@ -126,6 +126,9 @@ static struct an_analyze_opts trace_opts(const struct an_run_opts *o, const char
 	/* tests: UCVAL_TIDY=1 packs idle tasks before every event (tasks.h) */
 	if (getenv("UCVAL_TIDY"))
 		an.replay.tasks_tidy_min = strtoul(getenv("UCVAL_TIDY"), NULL, 10);
+	/* tests: UCVAL_FQ_FULL=1 asks the model at every frequency judgement */
+	if (getenv("UCVAL_FQ_FULL"))
+		an.replay.is_fq_full = strcmp(getenv("UCVAL_FQ_FULL"), "0") != 0;
 	/* tests: UCVAL_FEED=thread or none instead of the timed choice */
 	if (getenv("UCVAL_FEED"))
 		an.feed = !strcmp(getenv("UCVAL_FEED"), "thread") ? AN_FEED_THREAD :

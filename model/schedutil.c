@@ -676,6 +676,42 @@ unsigned int model_su_resolve(const struct model_su_policy *p, unsigned int targ
 	return opp_ceil(p, t);
 }
 
+/**
+ * model_su_resolve_band() - the raw targets that resolve to the same OPP (S10)
+ * @p: the policy (its OPPs and limits)
+ * @raw_khz: a raw target
+ * @lo_khz: lowest raw target of the band
+ * @hi_khz: highest raw target of the band
+ *
+ * S10 is a step function of the raw target: clamping to the limits and
+ * taking the lowest OPP >= the result are both non-decreasing, so every raw
+ * target in [@lo_khz, @hi_khz] resolves to model_su_resolve(@raw_khz). The
+ * band is the OPP's whole step (open ended at the limits) when both ends
+ * resolve to that OPP, else @raw_khz alone.
+ */
+void model_su_resolve_band(const struct model_su_policy *p, unsigned int raw_khz,
+			   unsigned int *lo_khz, unsigned int *hi_khz)
+{
+	unsigned int v = model_su_resolve(p, raw_khz), lo = raw_khz, hi = raw_khz, i;
+
+	if (p->nr_opps) {	/* v is an OPP: the step of raw targets up to it */
+		for (i = 0; i + 1 < p->nr_opps && p->opp_khz[i] < v; i++)
+			;
+		lo = i ? p->opp_khz[i - 1] + 1 : 0;
+		hi = i + 1 < p->nr_opps ? p->opp_khz[i] : UINT_MAX;
+	}
+	/* the limits clamp the lowest and the highest targets to one OPP */
+	if (model_su_resolve(p, 0) == v)
+		lo = 0;
+	if (model_su_resolve(p, UINT_MAX) == v)
+		hi = UINT_MAX;
+	if (lo > raw_khz || hi < raw_khz || model_su_resolve(p, lo) != v ||
+	    model_su_resolve(p, hi) != v)
+		lo = hi = raw_khz;
+	*lo_khz = lo;
+	*hi_khz = hi;
+}
+
 /* Does the ratio a_util/a_scale exceed b_util/b_scale (S13)? */
 static bool ratio_above(const struct model_su_util *a, const struct model_su_util *b)
 {
@@ -734,6 +770,30 @@ int model_su_expected(const struct model_su_policy *p, const struct model_su_cpu
 	out->freq_khz = model_su_resolve(p, out->raw_khz);
 	model_su_explain_add(ex, "S10", "resolved OPP kHz", 1, out->freq_khz, 0);
 	return 0;
+}
+
+/**
+ * model_su_cpu_raw() - the raw target of one CPU's utilization alone (S4–S9)
+ * @p: the policy of the CPU
+ * @in: the CPU's inputs (valid: model_su_cpu_check())
+ * @is_plain: set when the utilization is a ratio to the policy's capacity
+ *	      (not cpuinfo max for a 4.11–4.17 RT/DL callback, S4, nor a kHz
+ *	      iowait boost, S21/S22)
+ *
+ * With every CPU of a policy plain, the ratios share one scale, the largest
+ * utilization decides (S13, S14: equal capacities, S1) and S9 is
+ * non-decreasing in it: model_su_expected() is model_su_resolve() of the
+ * largest model_su_cpu_raw() of the CPUs.
+ * Return: the raw target in kHz.
+ */
+unsigned int model_su_cpu_raw(const struct model_su_policy *p, const struct model_su_cpu_in *in,
+			      bool *is_plain)
+{
+	struct model_su_util u;
+
+	model_su_cpu_util(p, in, &u, NULL);
+	*is_plain = !u.is_max_freq && u.scale == p->capacity;
+	return model_su_raw_khz(p, u.util, u.scale);
 }
 
 /**

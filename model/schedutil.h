@@ -285,6 +285,10 @@ unsigned int model_su_raw_khz(const struct model_su_policy *p, unsigned long lon
 void model_su_limits_effective(const struct model_su_policy *p, unsigned int *min_khz,
 			       unsigned int *max_khz);
 unsigned int model_su_resolve(const struct model_su_policy *p, unsigned int target_khz);
+void model_su_resolve_band(const struct model_su_policy *p, unsigned int raw_khz,
+			   unsigned int *lo_khz, unsigned int *hi_khz);
+unsigned int model_su_cpu_raw(const struct model_su_policy *p, const struct model_su_cpu_in *in,
+			      bool *is_plain);
 int model_su_expected(const struct model_su_policy *p, const struct model_su_cpu_in *in,
 		      struct model_su_eval *out, struct model_su_explain *ex);
 int model_su_floor(const struct model_su_policy *p, const struct model_su_cpu_in *in,

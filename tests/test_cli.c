@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -734,6 +735,65 @@ static void test_analyze_tidy(void **state)
 }
 
 /*
+ * The frequency checks' shortcuts (analyze/checks/freqstate.h: the util band
+ * of freq_prediction, the memos of the floor and the ceiling) give what
+ * asking the model at every judgement gives (UCVAL_FQ_FULL=1), byte for
+ * byte: the JSON of every fixture and of synthetic traces of both models,
+ * 1 to 4 policies and the frequency faults, and the database rows of one.
+ */
+static void test_analyze_fq_full(void **state)
+{
+	static const char *const full[] = { NULL, "1" };
+	static const char *const synth[] = {
+		"--events 40000 --cpus 8",
+		"--events 30000 --model v3 --cpus 6 --policies 3 --seed 3",
+		"--events 20000 --cpus 2 --policies 1 --seed 4",
+		"--events 30000 --fault sugov-ignores-min --seed 5",
+		"--events 30000 --fault sugov-ignores-max --model v3 --seed 6",
+		"--events 30000 --fault rate-limit --seed 7",
+		"--events 30000 --fault lost-events --cpus 8 --policies 4 --seed 8",
+	};
+	char dir[] = "/tmp/ucval-cli-fqfull-XXXXXX", cmd[1024], db[64], trace[64];
+	const char *args[] = { "analyze", "-q", "--db", db, trace, NULL };
+	static struct run r;
+	char *rows[2];
+	glob_t g;
+
+	(void)state;
+	assert_int_equal(glob("traces/*.txt", 0, NULL, &g), 0);
+	assert_int_equal(glob("traces/*.html", GLOB_APPEND, NULL, &g), 0);
+	assert_true(g.gl_pathc > 30);
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		same_output(g.gl_pathv[i], "UCVAL_FQ_FULL", full, ARRAY_SIZE(full));
+	globfree(&g);
+	assert_non_null(mkdtemp(dir));
+	snprintf(trace, sizeof(trace), "%s/t.dat", dir);
+	snprintf(db, sizeof(db), "%s/t.db", dir);
+	for (size_t i = 0; i < ARRAY_SIZE(synth); i++) {
+		snprintf(cmd, sizeof(cmd), "'%s' synth -q -o '%s' %s", getenv("UCVAL"), trace,
+			 synth[i]);
+		assert_int_equal(system(cmd), 0);
+		same_output(trace, "UCVAL_FQ_FULL", full, ARRAY_SIZE(full));
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(full); k++) {
+		unlink(db);
+		if (full[k])
+			setenv("UCVAL_FQ_FULL", full[k], 1);
+		run_ucval(args, &r);
+		unsetenv("UCVAL_FQ_FULL");
+		assert_true(r.status <= 3);
+		rows[k] = db_rows(db);
+	}
+	assert_non_null(strstr(rows[0], "\nfreq_interval_chunks\n"));
+	if (strcmp(rows[0], rows[1]))
+		fail_msg("%s: UCVAL_FQ_FULL=1: other database rows", trace);
+	free(rows[0]);
+	free(rows[1]);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
  * An unreadable trace leaves no database behind, not even an empty one: a
  * trace's rows may stream in as it is read (struct stream), but the
  * database is opened only once the trace has opened.
@@ -943,6 +1003,7 @@ int main(void)
 		cmocka_unit_test(test_output_is_input),
 		cmocka_unit_test(test_pipe_cpu_beyond),
 		cmocka_unit_test(test_analyze_tidy),
+		cmocka_unit_test(test_analyze_fq_full),
 	};
 
 	if (!getenv("UCVAL")) {

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "model/schedutil.h"
@@ -550,6 +551,97 @@ static void test_explain_same_result(void **state)
 		EXPECT(i, "S9", "ceiling raw", c.raw_khz, d.raw_khz);
 		EXPECT(i, "S10", "ceiling OPP", c.freq_khz, d.freq_khz);
 	}
+}
+
+/* A small deterministic generator (xorshift32) for the band test. */
+static unsigned int band_rand(unsigned int *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/*
+ * The util band (model_su_cpu_raw(), model_su_resolve_band(): what the
+ * frequency checks answer from between evaluations) against
+ * model_su_expected() on random inputs of every util form, target form and
+ * variant: with every CPU plain, the OPP is that of the largest raw target,
+ * and every raw target of the band resolves to it (S9, S10, S13, S14).
+ */
+static void test_s10_band_matches_expected(void **state)
+{
+	static const struct {
+		unsigned int kver;
+		enum model_variant v;
+	} kinds[] = {
+		{ KV(4, 14), ML }, { KV(4, 19), ML }, { KV(5, 4), ML }, { KV(5, 18), ML },
+		{ KV(6, 1), ML }, { KV(6, 8), ML }, { KV(6, 12), ML }, { KV(4, 19), V3 },
+	};
+	unsigned int x = 2463534242u, n_plain = 0;
+
+	(void)state;
+	for (unsigned int i = 0; i < 20000; i++) {
+		unsigned int k = band_rand(&x) % ARRAY_SIZE(kinds), max = 0, lo, hi, v;
+		struct model_su_policy p;
+		struct model_su_cpu_in in[4];
+		struct model_su_eval e;
+		bool is_plain = true, is_one;
+
+		mk_policy(&p, kinds[k].kver, kinds[k].v, band_rand(&x) % 2 ? opps_a : opps_b,
+			  4, 1 + band_rand(&x) % 4);
+		p.capacity = 256 + band_rand(&x) % 769;
+		p.is_invariant = band_rand(&x) % 4 != 0;
+		p.cur_khz = p.opp_khz[band_rand(&x) % 4];
+		p.is_sched_class = band_rand(&x) % 2;
+		p.fidelity = band_rand(&x) % 2 ? MODEL_SEED : MODEL_INTENT;
+		if (band_rand(&x) % 3 == 0) {
+			p.min_khz = 400000 + band_rand(&x) % 800000;
+			p.max_khz = p.min_khz + band_rand(&x) % 1200000;
+		}
+		for (unsigned int c = 0; c < p.nr_cpus; c++) {
+			in[c] = cin(band_rand(&x) % (p.capacity + 1));
+			in[c].util_rt = band_rand(&x) % 4 ? 0 : band_rand(&x) % (p.capacity + 1);
+			if (in[c].util_cfs + in[c].util_rt > p.capacity)
+				in[c].util_rt = p.capacity - in[c].util_cfs;
+			in[c].rq_min = band_rand(&x) % (MODEL_SCALE + 1);
+			in[c].rq_max = band_rand(&x) % (MODEL_SCALE + 1);
+			in[c].is_rq_idle = band_rand(&x) % 5 == 0;
+			in[c].is_uclamp_used = band_rand(&x) % 4 != 0;
+			in[c].is_rt_runnable = band_rand(&x) % 6 == 0;
+			in[c].is_dl_runnable = band_rand(&x) % 9 == 0;
+		}
+		if (model_su_policy_check(&p, NULL) ||
+		    model_su_cpu_check(&p, in, p.nr_cpus, NULL))
+			continue;
+		assert_int_equal(model_su_expected(&p, in, &e, NULL), 0);
+		for (unsigned int c = 0; c < p.nr_cpus; c++) {
+			unsigned int raw = model_su_cpu_raw(&p, &in[c], &is_one);
+
+			is_plain &= is_one;
+			max = raw > max ? raw : max;
+		}
+		if (!is_plain)
+			continue;
+		n_plain++;
+		EXPECT(i, "S13", "largest raw target", max, e.raw_khz);
+		v = model_su_resolve(&p, max);
+		EXPECT(i, "S10", "OPP of the largest raw target", v, e.freq_khz);
+		model_su_resolve_band(&p, max, &lo, &hi);
+		assert_true(lo <= max && max <= hi);
+		EXPECT(i, "S10", "band low end", model_su_resolve(&p, lo), v);
+		EXPECT(i, "S10", "band high end", model_su_resolve(&p, hi), v);
+		if (lo)
+			assert_true(model_su_resolve(&p, lo - 1) <= v);
+		if (hi < UINT_MAX)
+			assert_true(model_su_resolve(&p, hi + 1) >= v);
+		for (unsigned int t = 0; t < 8; t++) {
+			unsigned int in_band = lo + band_rand(&x) % (hi - lo + 1 ? hi - lo + 1 : 1);
+
+			EXPECT(i, "S10", "inside the band", model_su_resolve(&p, in_band), v);
+		}
+	}
+	assert_true(n_plain > 5000);
 }
 
 /* Non-invariant: one OPP step per evaluation (§9). */
@@ -1692,6 +1784,7 @@ int main(void)
 		cmocka_unit_test(test_s8_limits_noninvariant),
 		cmocka_unit_test(test_s8_ref_freq),
 		cmocka_unit_test(test_explain_same_result),
+		cmocka_unit_test(test_s10_band_matches_expected),
 		cmocka_unit_test(test_s8_noninvariant_steps),
 		cmocka_unit_test(test_platform_b),
 		cmocka_unit_test(test_s12_s14_shared),

@@ -161,7 +161,7 @@ static bool ceiling_of(const struct an_replay *r, const struct an_freq_policy *p
 		an_fq_cpu_in(r, p->su.cpu[c], &in[c]);
 	}
 	/* model_su_ceiling() depends on the policy and the inputs alone */
-	if (an_fq_memo_get(&cp->last, p, in, p->su.nr_cpus, kept)) {
+	if (!r->opts.is_fq_full && an_fq_memo_get(&cp->last, p, in, p->su.nr_cpus, kept)) {
 		*khz = kept[0];
 		return true;
 	}

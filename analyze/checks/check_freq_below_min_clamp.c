@@ -157,7 +157,7 @@ static int floor_of(const struct an_replay *r, const struct an_freq_policy *p, i
 	if (r->cpu[cpu].curr_pid <= 0)
 		return 0;
 	an_fq_cpu_in(r, cpu, &in);
-	if (an_fq_memo_get(&fc->last, p, &in, 1, kept)) {
+	if (!r->opts.is_fq_full && an_fq_memo_get(&fc->last, p, &in, 1, kept)) {
 		*khz = kept[0];
 		return 0;
 	}

@@ -63,7 +63,8 @@ struct pred_cpu {
 
 struct pred_policy {
 	struct an_fq_bound lo, hi;
-	struct an_fq_memo last;		/* the last prediction (predict()) */
+	struct an_fq_memo last;		/* the last prediction of two ends (predict()) */
+	struct an_fq_band band;		/* the prediction and its util band (predict()) */
 	struct an_fq_key key;
 	struct an_win_track rate_fail;
 	bool was_busy;
@@ -287,12 +288,14 @@ static void take_switch(struct an_replay *r, struct pred_check *k, const struct 
  * The accepted range now; false (with @j's reason) when it cannot be
  * computed. @ex, when not NULL, receives the chain of the prediction (@lo).
  * @cache, when not NULL, keeps the last one: model_su_expected() depends on
- * the policy (its generation and current frequency) and the inputs alone.
+ * the policy (its generation and current frequency) and the inputs alone;
+ * @band, when not NULL, keeps it with its util band when both ends share
+ * their inputs (an_fq_band_expected()).
  */
 static bool predict(const struct an_replay *r, const struct pred_check *k,
 		    const struct an_freq_policy *p, struct an_fq_judgement *j,
 		    unsigned int *lo, unsigned int *hi, struct model_su_explain *ex,
-		    struct an_fq_memo *cache)
+		    struct an_fq_memo *cache, struct an_fq_band *band)
 {
 	/* the inputs of both ends, one after the other: the memo's key */
 	struct model_su_cpu_in in[2 * MODEL_SU_MAX_CPUS];
@@ -331,7 +334,16 @@ static bool predict(const struct an_replay *r, const struct pred_check *k,
 			is_same = false;
 		}
 	}
-	if (cache && an_fq_memo_get(cache, p, in, (is_same ? 1 : 2) * p->su.nr_cpus, kept)) {
+	if (is_same && band) {
+		if (an_fq_band_expected(r, band, p, in_lo, lo)) {
+			j->why = "the schedutil model refused the inputs";
+			return false;
+		}
+		*hi = *lo;
+		return true;
+	}
+	if (cache && !r->opts.is_fq_full &&
+	    an_fq_memo_get(cache, p, in, (is_same ? 1 : 2) * p->su.nr_cpus, kept)) {
 		*lo = kept[0];
 		*hi = kept[1];
 		return true;
@@ -361,7 +373,7 @@ static void explain(const struct an_replay *r, const void *ctx, char *buf, size_
 	unsigned int lo, hi;
 
 	buf[0] = '\0';
-	if (predict(r, c->k, c->p, &j, &lo, &hi, &ex, NULL))
+	if (predict(r, c->k, c->p, &j, &lo, &hi, &ex, NULL, NULL))
 		rep_explain_format(buf, size, &ex, "");
 }
 
@@ -492,7 +504,7 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 		pp->has_seen = true;
 		pp->seen_khz = j.obs_khz;
 	}
-	has_pred = predict(r, k, p, &j, &lo, &hi, NULL, &pp->last);
+	has_pred = predict(r, k, p, &j, &lo, &hi, NULL, &pp->last, &pp->band);
 	if (!has_pred) {
 		an_fq_bound_forget(&pp->lo);
 		an_fq_bound_forget(&pp->hi);

@@ -5,6 +5,7 @@
  * windows and intervals, and schedutil's view of a policy read from the
  * replay (events.md §4, schedutil.md S2, S3, S15, S16, S18, S26).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -433,6 +434,109 @@ void an_fq_memo_put(struct an_fq_memo *m, const struct an_freq_policy *p,
 	memcpy(m->in, in, n * sizeof(*in));
 	m->khz[0] = khz[0];
 	m->khz[1] = khz[1];
+}
+
+/*
+ * Learn @b's band around @in, whose answer is @khz (model_su_expected()):
+ * none when a CPU's utilization is not plain (model_su_cpu_raw()).
+ */
+static void band_learn(const struct an_replay *r, struct an_fq_band *b,
+		       const struct an_freq_policy *p, const struct model_su_cpu_in *in,
+		       unsigned int khz)
+{
+	unsigned int n = p->su.nr_cpus, max = 0;
+	bool is_plain;
+
+	b->has = false;
+	if (r->opts.is_fq_full || n > MODEL_SU_MAX_CPUS)
+		return;
+	for (unsigned int c = 0; c < n; c++) {
+		b->raw[c] = model_su_cpu_raw(&p->su, &in[c], &is_plain);
+		if (!is_plain)
+			return;
+		max = b->raw[c] > max ? b->raw[c] : max;
+	}
+	if (model_su_resolve(&p->su, max) != khz)
+		return;		/* not the structure the band stands on */
+	model_su_resolve_band(&p->su, max, &b->lo_khz, &b->hi_khz);
+	memcpy(b->in, in, n * sizeof(*in));
+	b->n = n;
+	b->gen = p->gen;
+	b->cur_khz = p->su.cur_khz;
+	b->khz = khz;
+	b->has = true;
+}
+
+/*
+ * The largest raw target of @in on @b's policy, bringing @b's CPUs up to
+ * @in; false when a changed CPU is refused (model_su_cpu_check()) or not
+ * plain: then @b is dropped.
+ */
+static bool band_raw_max(struct an_fq_band *b, const struct an_freq_policy *p,
+			 const struct model_su_cpu_in *in, unsigned int *max)
+{
+	bool is_plain;
+
+	*max = 0;
+	for (unsigned int c = 0; c < b->n; c++) {
+		if (memcmp(&b->in[c], &in[c], sizeof(in[c]))) {
+			if (model_su_cpu_check(&p->su, &in[c], 1, NULL)) {
+				b->has = false;
+				return false;
+			}
+			b->raw[c] = model_su_cpu_raw(&p->su, &in[c], &is_plain);
+			memcpy(&b->in[c], &in[c], sizeof(in[c]));
+			if (!is_plain) {
+				b->has = false;
+				return false;
+			}
+		}
+		*max = b->raw[c] > *max ? b->raw[c] : *max;
+	}
+	return true;
+}
+
+/**
+ * an_fq_band_expected() - model_su_expected()'s OPP for @in, from @b when
+ * @in stays in its band
+ * @r: replay (its options: UCVAL_FQ_FULL keeps no band)
+ * @b: the band of @p, updated
+ * @p: the policy
+ * @in: inputs of every CPU of @p (an_fq_cpu_in() bytes, util set)
+ * @khz: the OPP
+ *
+ * The answer is the model's (model_su_cpu_raw() says why): inside the band,
+ * @khz is the kept one; outside it, with the same parameters, the OPP of
+ * the largest raw target (S10) and a new band; with new parameters,
+ * model_su_expected() and a new band.
+ *
+ * Return: 0, or -EINVAL when the model refuses @p or @in.
+ */
+int an_fq_band_expected(const struct an_replay *r, struct an_fq_band *b,
+			const struct an_freq_policy *p, const struct model_su_cpu_in *in,
+			unsigned int *khz)
+{
+	struct model_su_eval e;
+	unsigned int max;
+
+	if (b->has && b->gen == p->gen && b->cur_khz == p->su.cur_khz &&
+	    b->n == p->su.nr_cpus && band_raw_max(b, p, in, &max)) {
+		if (max >= b->lo_khz && max <= b->hi_khz) {
+			*khz = b->khz;
+			return 0;
+		}
+		/* a band exit: the parameters were accepted with @b's answer */
+		*khz = model_su_resolve(&p->su, max);
+		b->khz = *khz;
+		model_su_resolve_band(&p->su, max, &b->lo_khz, &b->hi_khz);
+		return 0;
+	}
+	b->has = false;
+	if (model_su_expected(&p->su, in, &e, NULL))
+		return -EINVAL;
+	*khz = e.freq_khz;
+	band_learn(r, b, p, in, e.freq_khz);
+	return 0;
 }
 
 /**

@@ -268,6 +268,43 @@ bool an_fq_memo_get(const struct an_fq_memo *m, const struct an_freq_policy *p,
 void an_fq_memo_put(struct an_fq_memo *m, const struct an_freq_policy *p,
 		    const struct model_su_cpu_in *in, unsigned int n, const unsigned int khz[2]);
 
+/**
+ * struct an_fq_band - schedutil's expected OPP of a policy (model_su_expected())
+ * kept with the utilization band inside which it cannot change
+ * @has: an answer is kept
+ * @gen: an_freq_policy.gen then (its parameters: OPPs, limits, capacity)
+ * @cur_khz: su.cur_khz then (S8 reference when not invariant)
+ * @n: CPUs in @in and @raw
+ * @lo_khz: the band: while the largest of @raw stays in [@lo_khz, @hi_khz],
+ *	    the answer is @khz (S10 is a step function of the raw target,
+ *	    model_su_resolve_band())
+ * @hi_khz: likewise
+ * @khz: the answer
+ * @raw: each CPU's raw target alone (model_su_cpu_raw()), for @in
+ * @in: the inputs @raw was computed from (an_fq_cpu_in() bytes, util set)
+ *
+ * Between two changes of a policy's parameters, rq clamps or RT/DL presence
+ * the answer is a step function of the CPUs' utilization (S9, S10, S13,
+ * S14): a util event costs one CPU's raw target and a comparison; only a
+ * band exit (a new OPP) or a new parameter costs a resolution, and only a
+ * new parameter a full model_su_expected().
+ */
+struct an_fq_band {
+	bool has;
+	uint64_t gen;
+	unsigned int cur_khz;
+	unsigned int n;
+	unsigned int lo_khz;
+	unsigned int hi_khz;
+	unsigned int khz;
+	unsigned int raw[MODEL_SU_MAX_CPUS];
+	struct model_su_cpu_in in[MODEL_SU_MAX_CPUS];
+};
+
+int an_fq_band_expected(const struct an_replay *r, struct an_fq_band *b,
+			const struct an_freq_policy *p, const struct model_su_cpu_in *in,
+			unsigned int *khz);
+
 /* ---- the policy as the replay shows it ---- */
 
 bool an_fq_policy_usable(const struct an_freq_policy *p);

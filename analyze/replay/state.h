@@ -84,6 +84,9 @@
  * @tasks_tidy_min: full tasks above which the idle ones are packed before
  *		    an event (an_tasks_set_tidy_min()); 0: AN_TASKS_TIDY_MIN,
  *		    1: before every event (tests; the results are the same)
+ * @is_fq_full: the frequency checks ask the model at every judgement, keeping
+ *		no memo and no util band (freqstate.h; tests: the results are
+ *		the same)
  */
 struct an_replay_opts {
 	enum an_model model;
@@ -99,6 +102,7 @@ struct an_replay_opts {
 	const struct an_platform *platform;
 	uint64_t ev_unlisted;
 	size_t tasks_tidy_min;
+	bool is_fq_full;
 };
 
 /* What last changed a CPU's rq clamp in the model (rule of a disagreement). */
