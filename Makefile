@@ -8,7 +8,7 @@ PKGS     := libtracecmd libtracefs libtraceevent sqlite3
 # Debian 12 packages a fresh machine needs for build, tests and demo.
 DEB_PKGS := build-essential pkg-config libtraceevent-dev libtracefs-dev \
 	    libtracecmd-dev libsqlite3-dev libcmocka-dev trace-cmd sqlite3 \
-	    clang libclang-rt-14-dev libxml2-utils python3 valgrind
+	    clang libclang-rt-14-dev libxml2-utils python3 valgrind protobuf-compiler
 
 CC       ?= cc
 # V=1 shows the full commands
@@ -50,7 +50,8 @@ TESTS        := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 MODEL_FORBIDDEN := printf fprintf puts fopen open write read malloc calloc realloc free exit abort
 
 .PHONY: all deps check check-unit check-san check-layering demo clean help fuzz bench \
-	check-kernel golden golden-update check-browser check-valgrind check-deps deps-objs
+	check-kernel golden golden-update check-browser check-valgrind check-deps deps-objs \
+	check-pftrace pftrace-fixtures
 
 all: ucval
 
@@ -117,6 +118,7 @@ $(O)/tests/%: tests/%.c $(O)/libucval.a
 check: deps
 	$(MAKE) check-layering
 	$(MAKE) check-deps
+	$(MAKE) check-pftrace
 	$(MAKE) check-unit
 	$(MAKE) check-san
 	$(MAKE) check-tsan
@@ -152,6 +154,30 @@ check-deps: $(DEPS_OBJS)
 	@python3 tests/tools/depcheck.py --self-test
 	@rc=0; python3 tests/tools/depcheck.py --spdx || rc=1; \
 		python3 tests/tools/depcheck.py --objdir $(DEPS_O) || rc=1; exit $$rc
+
+# Perfetto fixtures: traces/perfetto/NAME.pftrace is NAME.textproto encoded
+# by protoc against proto/perfetto.proto; check-pftrace encodes them again
+# into $(O)/perfetto/ and compares, pftrace-fixtures rewrites the tree's.
+PF_TEXTS   := $(wildcard traces/perfetto/*.textproto)
+PF_ENCODE  = protoc --proto_path=. --encode=ucval.perfetto.Trace proto/perfetto.proto
+check-pftrace:
+	@if ! command -v protoc >/dev/null; then \
+		echo "check-pftrace: skipped, no protoc (make deps installs protobuf-compiler)"; \
+		exit 0; \
+	fi; \
+	mkdir -p $(O)/perfetto; rc=0; \
+	for f in $(PF_TEXTS); do \
+		b=$$(basename $$f .textproto); \
+		$(PF_ENCODE) < $$f > $(O)/perfetto/$$b.pftrace || { rc=1; continue; }; \
+		cmp -s $(O)/perfetto/$$b.pftrace traces/perfetto/$$b.pftrace || \
+			{ echo "check-pftrace: traces/perfetto/$$b.pftrace is not $$f encoded" >&2; rc=1; }; \
+	done; \
+	[ $$rc = 0 ] && echo "check-pftrace: $(words $(PF_TEXTS)) fixtures match their text"; exit $$rc
+
+pftrace-fixtures:
+	@for f in $(PF_TEXTS); do \
+		$(PF_ENCODE) < $$f > traces/perfetto/$$(basename $$f .textproto).pftrace || exit 1; \
+	done
 
 check-unit: $(TESTS) $(O)/ucval
 	@UCVAL=$(CURDIR)/$(O)/ucval sh tests/run-tests.sh $(TESTS)
