@@ -221,7 +221,7 @@ FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_O)/obj/%.o)
 # sources of analyze/ and model/, and the explanation formatter.
 FUZZ_REPLAY_SRCS := $(MODEL_SRCS) $(filter lib/% analyze/%,$(LIB_SRCS))
 FUZZ_REPLAY_OBJS := $(FUZZ_REPLAY_SRCS:%.c=$(FUZZ_O)/obj/%.o)
-FUZZ_TARGETS  := text marker tracedat chunk platform replay
+FUZZ_TARGETS  := text marker tracedat chunk platform replay pftrace
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)
 # Longest input per target: text seeds are cut to the text length, trace.dat
 # seeds fit.
@@ -231,6 +231,7 @@ FUZZ_MAX_LEN_tracedat := 65536
 FUZZ_MAX_LEN_chunk    := 4096
 FUZZ_MAX_LEN_platform := 16384
 FUZZ_MAX_LEN_replay   := 65536
+FUZZ_MAX_LEN_pftrace  := 65536
 
 .PHONY: fuzz-build fuzz-seeds check-fuzz
 .SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_REPLAY_OBJS)
@@ -282,6 +283,7 @@ fuzz-seeds: $(FUZZ_O)/mkseed_dat
 	@$(FUZZ_O)/mkseed_dat $(FUZZ_O)/seeds/tracedat
 	@$(FUZZ_O)/mkseed_dat $(FUZZ_O)/seeds/replay --replay
 	@cp tests/data/*.dat $(FUZZ_O)/seeds/tracedat/
+	@cp traces/perfetto/*.pftrace $(FUZZ_O)/seeds/pftrace/
 	@for f in tests/data/*.dat; do \
 		{ printf '\000'; cat "$$f"; } > $(FUZZ_O)/seeds/replay/$$(basename "$$f"); done
 	@if command -v trace-cmd >/dev/null 2>&1; then \
@@ -306,6 +308,7 @@ define run-fuzz
 				marker) echo $(FUZZ_MAX_LEN_marker);; chunk) echo $(FUZZ_MAX_LEN_chunk);; \
 				platform) echo $(FUZZ_MAX_LEN_platform);; \
 				replay) echo $(FUZZ_MAX_LEN_replay);; \
+				pftrace) echo $(FUZZ_MAX_LEN_pftrace);; \
 				*) echo $(FUZZ_MAX_LEN_tracedat);; esac) \
 			-artifact_prefix=$(FUZZ_O)/artifacts/$$t- \
 			$(FUZZ_O)/corpus/$$t $(FUZZ_O)/seeds/$$t \

@@ -269,7 +269,8 @@ int an_pfbundle_load(struct an_pfbundle *b, const uint8_t *data, size_t len, str
 		return err;
 	if (rc < 0)
 		return corrupt_at(d, an_pb_offset(&pb), "ftrace bundle", rc);
-	qsort(b->rec, b->nr_rec, sizeof(*b->rec), rec_cmp);
+	if (b->nr_rec > 1)
+		qsort(b->rec, b->nr_rec, sizeof(*b->rec), rec_cmp);
 	return 0;
 }
 

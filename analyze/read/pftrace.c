@@ -399,7 +399,8 @@ int an_pftrace_open(const char *path, struct an_reader_info *info, struct an_pft
 	}
 	sort_idx = t->idx;
 	for (unsigned int c = 0; c < t->nr_cpus; c++)
-		qsort(t->cpu[c].bundles, t->cpu[c].nr_bundles, sizeof(size_t), bundle_cmp);
+		if (t->cpu[c].nr_bundles > 1)
+			qsort(t->cpu[c].bundles, t->cpu[c].nr_bundles, sizeof(size_t), bundle_cmp);
 	free(t->pkt);
 	t->pkt = NULL;
 	t->alloc_pkt = 0;
