@@ -538,6 +538,36 @@ static void test_analyze(void **state)
 			       "packet's length was expected"));
 }
 
+/*
+ * sched_waking without sched_wakeup: the enqueue on target_cpu, its CPU
+ * undecidable until its next event, decided after it.
+ */
+static void test_analyze_waking(void **state)
+{
+	static char out[16384], cmd[1024];
+	const char *ucval = getenv("UCVAL");
+
+	(void)state;
+	if (!ucval)
+		skip();
+	snprintf(cmd, sizeof(cmd), "%s analyze " FIXTURES "rq_clamp-waking-pass.pftrace 2>&1",
+		 ucval);
+	assert_int_equal(run(cmd, out, sizeof(out)), 3);	/* PASS, a window UNDECIDED */
+	assert_non_null(strstr(out, "rq_clamp               PASS              3       0         1"));
+	assert_non_null(strstr(out, "note: no sched_wakeup events: sched_waking taken as the "
+			       "enqueue on its target cpu"));
+	snprintf(cmd, sizeof(cmd), "%s analyze " FIXTURES "rq_clamp-waking-fail.pftrace 2>&1",
+		 ucval);
+	assert_int_equal(run(cmd, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "FAIL rq_clamp cpu 1 at 40.002500..40.003100: expected 768, "
+			       "observed 512 (VR4)"));
+	/* compact_sched's unknown previous task is no task: no EV-SWITCH */
+	snprintf(cmd, sizeof(cmd), "%s analyze " FIXTURES "compact.pftrace 2>&1", ucval);
+	assert_int_equal(run(cmd, out, sizeof(out)), 1);
+	assert_null(strstr(out, "EV-SWITCH"));
+	assert_non_null(strstr(out, "trace_integrity        FAIL              9       2"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -552,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_bad_event),
 		cmocka_unit_test(test_pipe),
 		cmocka_unit_test(test_analyze),
+		cmocka_unit_test(test_analyze_waking),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
