@@ -385,6 +385,9 @@ static const struct bad_case {
 	  "malformed packet: a varint cut short or longer than 10 bytes" },
 	{ "a top-level field not length-delimited", "\x08\x01", 2, 760,
 	  "a field of wire type other than length-delimited where a TracePacket was expected" },
+	{ "compressed packets", "\x0a\x04\x92\x03\x01\x00", 6, 762,
+	  "compressed packets, which ucval does not read (traceconv decompress_packets writes "
+	  "the trace without them)" },
 	{ "compact arrays of unequal lengths",
 	  "\x0a\x1c\x0a\x1a\x08\x00\x22\x16"
 	  "\x0a\x02\x01\x02" "\x12\x01\x00" "\x1a\x02\x01\x02" "\x22\x02\x01\x02"

@@ -432,7 +432,7 @@ static int decode_event(const struct an_pfrec *r, struct an_pfgen *g, uint32_t g
 	while ((rc = an_pb_next(&pb, &x)) > 0) {
 		if (x.number == AN_PF_EVENT_PID && x.wire == AN_PB_VARINT)
 			pid = x.value;
-		else if (x.number != AN_PF_EVENT_TIMESTAMP && x.number != AN_PF_EVENT_COMMON_FLAGS)
+		else if (x.wire == AN_PB_LEN && !payload.number)	/* the event: a message */
 			payload = x;
 	}
 	if (rc < 0)

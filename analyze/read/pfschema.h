@@ -30,6 +30,8 @@ enum {
 	AN_PF_PACKET_STATE_CLEARED = 41,	/* incremental_state_cleared (older) */
 	AN_PF_PACKET_SYSTEM_INFO = 45,
 	AN_PF_PACKET_CPU_INFO = 67,
+	AN_PF_PACKET_COMPRESSED = 50,		/* compressed_packets: deflated packets */
+	AN_PF_PACKET_ZSTD = 133,		/* zstd_compressed_packets */
 	AN_PF_SEQ_CLEARED = 1,			/* SEQ_INCREMENTAL_STATE_CLEARED */
 };
 

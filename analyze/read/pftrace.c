@@ -270,6 +270,10 @@ static int index_packet(struct an_pftrace *t, const uint8_t *data, size_t len, u
 			err = an_pfplat_system_info(&t->plat, x.data, x.len);
 		else if (x.number == AN_PF_PACKET_CPU_INFO)
 			err = an_pfplat_cpu_info(&t->plat, x.data, x.len);
+		else if (x.number == AN_PF_PACKET_COMPRESSED || x.number == AN_PF_PACKET_ZSTD)
+			return fail_at(d, base + x.offset, "%s", "compressed packets, which ucval "
+				       "does not read (traceconv decompress_packets writes the "
+				       "trace without them)");
 		if (err == -ENOMEM)
 			return an_diag_fail(d, err, "out of memory");
 		if (err && !d->err)
