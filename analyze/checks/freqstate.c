@@ -478,6 +478,7 @@ static bool is_local_event(enum an_event_type type)
 {
 	switch (type) {
 	case AN_EV_UNKNOWN:
+	case AN_EV_SCHED_WAKING:
 	case AN_EV_SCHED_SWITCH:
 	case AN_EV_SCHED_WAKEUP:
 	case AN_EV_SCHED_WAKEUP_NEW:

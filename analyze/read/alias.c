@@ -22,6 +22,7 @@ static const struct {
 	{ "sched_switch",		AN_EV_SCHED_SWITCH },
 	{ "sched_wakeup",		AN_EV_SCHED_WAKEUP },
 	{ "sched_wakeup_new",		AN_EV_SCHED_WAKEUP_NEW },
+	{ "sched_waking",		AN_EV_SCHED_WAKING },
 	{ "sched_migrate_task",		AN_EV_SCHED_MIGRATE_TASK },
 	{ "sched_process_fork",		AN_EV_SCHED_PROCESS_FORK },
 	{ "sched_process_exit",		AN_EV_SCHED_PROCESS_EXIT },
@@ -297,6 +298,7 @@ static const struct an_alias_type types[AN_EV__COUNT] = {
 	TYPE(SCHED_CPU_CAPACITY,	capacity_fields, capacity),
 	TYPE(SCHED_QUEUE_TASK,		queue_task_fields, queue),
 	TYPE(SCHED_TASK_UCLAMP,		task_uclamp_fields, task_uclamp),
+	TYPE(SCHED_WAKING,		wakeup_fields, wakeup),
 };
 
 _Static_assert(8 * sizeof(((struct an_event *)0)->present) >= AN_ALIAS_MAX_FIELDS,

@@ -47,7 +47,8 @@
 	X(SCHED_CPU_CAPACITY,	"sched_cpu_capacity")			\
 	X(SCHED_QUEUE_TASK,	"sched_queue_task")			\
 	X(SCHED_TASK_UCLAMP,	"sched_task_uclamp")			\
-	X(LOST_EVENTS,		"lost_events")
+	X(LOST_EVENTS,		"lost_events")				\
+	X(SCHED_WAKING,		"sched_waking")
 
 enum an_event_type {
 #define AN_EV_ENUM(type, name) AN_EV_##type,
@@ -75,7 +76,7 @@ struct an_ev_switch {
 	int next_prio;
 };
 
-struct an_ev_wakeup {			/* SCHED_WAKEUP, SCHED_WAKEUP_NEW */
+struct an_ev_wakeup {			/* SCHED_WAKEUP, SCHED_WAKEUP_NEW, SCHED_WAKING */
 	char comm[AN_COMM_LEN];
 	int pid;
 	int prio;

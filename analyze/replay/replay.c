@@ -247,7 +247,7 @@ int an_replay_event(struct an_replay *r, const struct an_event *ev, struct an_di
 	if ((unsigned int)ev->type < AN_EV__COUNT)
 		r->ev_seen |= AN_EV_BIT(ev->type);
 	if (!r->is_started) {
-		if (ev->type == AN_EV_UNKNOWN)
+		if (ev->type == AN_EV_UNKNOWN || ev->type == AN_EV_SCHED_WAKING)
 			return 0;
 		if (is_setup_marker(ev)) {
 			an_platform_apply_marker(&r->plat, &ev->print.marker);
