@@ -141,10 +141,15 @@ void an_pbout_raw(struct an_pbout *b, const void *data, size_t len)
 	b->len += len;
 }
 
-void an_pbout_bytes(struct an_pbout *b, uint32_t field, const void *data, size_t len)
+void an_pbout_header(struct an_pbout *b, uint32_t field, size_t len)
 {
 	tag(b, field, AN_PB_LEN);
 	varint(b, len);
+}
+
+void an_pbout_bytes(struct an_pbout *b, uint32_t field, const void *data, size_t len)
+{
+	an_pbout_header(b, field, len);
 	an_pbout_raw(b, data, len);
 }
 

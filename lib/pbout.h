@@ -134,6 +134,16 @@ void an_pbout_bytes(struct an_pbout *b, uint32_t field, const void *data, size_t
 void an_pbout_string(struct an_pbout *b, uint32_t field, const char *s);
 
 /**
+ * an_pbout_header() - the tag and length of a length-delimited field whose
+ * @len bytes the caller writes itself (after these, or elsewhere: a packet
+ * streamed out of another buffer)
+ * @b: the encoder
+ * @field: field number
+ * @len: the bytes that follow
+ */
+void an_pbout_header(struct an_pbout *b, uint32_t field, size_t len);
+
+/**
  * an_pbout_raw() - bytes appended as they are (an encoded stream of fields)
  * @b: the encoder
  * @data: the bytes, copied (borrowed for the call)
