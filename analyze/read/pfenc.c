@@ -292,14 +292,19 @@ void an_pfenc_event(struct an_pfenc *e, const struct an_event *ev)
 		flush_cpu(e, (size_t)ev->cpu);
 }
 
+void an_pfenc_flush(struct an_pfenc *e)
+{
+	for (size_t i = 0; i < e->nr_cpus; i++)
+		flush_cpu(e, i);
+}
+
 int an_pfenc_close(struct an_pfenc *e)
 {
 	int err;
 
 	if (!e)
 		return 0;
-	for (size_t i = 0; i < e->nr_cpus; i++)
-		flush_cpu(e, i);
+	an_pfenc_flush(e);
 	err = e->err;
 	for (size_t i = 0; i < e->nr_cpus; i++)
 		an_pbout_release(&e->cpus[i].events);

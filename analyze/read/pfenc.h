@@ -59,6 +59,14 @@ void an_pfenc_event(struct an_pfenc *e, const struct an_event *ev);
 void an_pfenc_packet(struct an_pfenc *e, struct an_pbout *pkt);
 
 /**
+ * an_pfenc_flush() - write every CPU's pending bundle now
+ * @e: the encoder
+ *
+ * So that packets written after it follow all the events before it.
+ */
+void an_pfenc_flush(struct an_pfenc *e);
+
+/**
  * an_pfenc_close() - write the pending bundles and free the encoder
  * @e: the encoder, may be NULL
  *
