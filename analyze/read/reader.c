@@ -13,6 +13,7 @@
 
 #include "analyze/read/dat/datcheck.h"
 #include "lib/malloc.h"
+#include "analyze/read/pftrace.h"
 #include "analyze/read/reader.h"
 #include "analyze/read/source.h"
 #include "analyze/read/text.h"
@@ -35,6 +36,7 @@ struct an_reader {
 	bool is_budgeted;	/* text from an input that may never end */
 	struct an_text *text;
 	struct an_tracedat *dat;
+	struct an_pftrace *pf;
 	int failed;		/* the final error, once one happened */
 	struct an_reader_info info;
 };
@@ -44,6 +46,7 @@ static const char *const format_names[] = {
 	[AN_FORMAT_TRACEDAT] = "trace.dat",
 	[AN_FORMAT_TEXT]     = "ftrace-text",
 	[AN_FORMAT_HTML]     = "systrace-html",
+	[AN_FORMAT_PERFETTO] = "perfetto",
 };
 
 static bool starts_with_nocase(const char *p, const char *end, const char *prefix)
@@ -83,6 +86,9 @@ enum an_format an_reader_detect(const void *buf, size_t len)
 		return AN_FORMAT_HTML;
 	if (an_text_probe(buf, len))
 		return AN_FORMAT_TEXT;
+	/* after text: a text file may start with a newline, 0x0a too */
+	if (an_pftrace_probe(buf, len))
+		return AN_FORMAT_PERFETTO;
 	return AN_FORMAT_UNKNOWN;
 }
 
@@ -146,6 +152,25 @@ static int open_dat(struct an_reader *r, const void *head, size_t len, struct an
 	return err;
 }
 
+/* Perfetto: read twice (an index, then the merge), so from a file, as trace.dat. */
+static int open_perfetto(struct an_reader *r, const void *head, size_t len, struct an_diag *d)
+{
+	const char *path = r->path;
+	int err;
+
+	if (!r->src)
+		return an_diag_fail(d, AN_E_FORMAT, "a Perfetto trace must be read from a file");
+	if (!an_source_is_file(r->src)) {
+		err = an_source_spool(r->src, head, len, &path, d);
+		if (err)
+			return err;
+	}
+	err = an_pftrace_open(path, &r->info, &r->pf, d);
+	if (!err && an_source_is_file(r->src))
+		err = an_source_hand_rest(r->src, d);
+	return err;
+}
+
 /* Detect from @fp and start the matching reader. */
 static int open_fp(struct an_reader *r, FILE *fp, struct an_diag *d)
 {
@@ -175,6 +200,9 @@ static int open_fp(struct an_reader *r, FILE *fp, struct an_diag *d)
 	case AN_FORMAT_TRACEDAT:
 		err = open_dat(r, probe, n, d);
 		break;
+	case AN_FORMAT_PERFETTO:
+		err = open_perfetto(r, probe, n, d);
+		break;
 	case AN_FORMAT_TEXT:
 	case AN_FORMAT_HTML:
 		d->offset = -1;
@@ -187,10 +215,10 @@ static int open_fp(struct an_reader *r, FILE *fp, struct an_diag *d)
 	default:
 		err = an_diag_fail(d, AN_E_FORMAT,
 				   memchr(probe, '\0', n) ?
-				   "binary data in the first %zu bytes "
-				   "(not ftrace text, systrace HTML or trace.dat)" :
+				   "binary data in the first %zu bytes (not ftrace text, "
+				   "systrace HTML or trace.dat, nor a Perfetto trace)" :
 				   "no ftrace line in the first %zu bytes (not ftrace text, "
-				   "systrace HTML or trace.dat)", n);
+				   "systrace HTML or trace.dat, nor a Perfetto trace)", n);
 		break;
 	}
 out:
@@ -303,7 +331,12 @@ int an_reader_next(struct an_reader *r, struct an_event *ev, struct an_diag *d)
 		return an_diag_fail(d, AN_E_STATE, "reader stopped after: %s",
 				    an_error_str(r->failed));
 	}
-	rc = r->dat ? an_tracedat_next(r->dat, ev, d) : an_text_next(r->text, ev, d);
+	if (r->dat)
+		rc = an_tracedat_next(r->dat, ev, d);
+	else if (r->pf)
+		rc = an_pftrace_next(r->pf, ev, d);
+	else
+		rc = an_text_next(r->text, ev, d);
 	if (rc == 0 && !r->info.nr_events)
 		rc = no_event(r, d);
 	/* the path is copied only when there is something to say */
@@ -354,6 +387,7 @@ void an_reader_close(struct an_reader *r)
 	if (!r)
 		return;
 	an_tracedat_close(r->dat);
+	an_pftrace_close(r->pf);
 	an_text_close(r->text);
 	an_source_close(r->src);
 	free(r->path);

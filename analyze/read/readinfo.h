@@ -18,6 +18,7 @@ enum an_format {
 	AN_FORMAT_TRACEDAT,	/* trace-cmd binary */
 	AN_FORMAT_TEXT,		/* ftrace text */
 	AN_FORMAT_HTML,		/* systrace/atrace HTML with trace-data blocks */
+	AN_FORMAT_PERFETTO,	/* Perfetto protobuf trace (ftrace bundles) */
 };
 
 /*
@@ -35,13 +36,14 @@ enum an_ev_list {
 /**
  * struct an_reader_info - what a reader knows about its trace
  * @format: detected format
- * @format_name: "trace.dat", "ftrace-text" or "systrace-html" (the db's words)
+ * @format_name: "trace.dat", "ftrace-text", "systrace-html" or "perfetto"
+ *		 (the db's words)
  * @file_version: trace.dat file version (6, 7), 0 for text
  * @compression: trace.dat v7 compression ("zstd", "zlib"), "" when none
- * @nr_cpus: CPUs the trace declares (trace.dat header, "#P:N", "cpus=N"),
- *	     0 when it does not say
- * @kernel_release: uname release when the trace.dat has a UNAME option, ""
- *		    otherwise
+ * @nr_cpus: CPUs the trace declares (trace.dat header, "#P:N", "cpus=N",
+ *	     Perfetto's CpuInfo or SystemInfo), 0 when it does not say
+ * @kernel_release: uname release when the trace.dat has a UNAME option or the
+ *		    Perfetto trace a SystemInfo, "" otherwise
  * @nr_events: events returned so far (LOST_EVENTS included)
  * @nr_unknown: of which AN_EV_UNKNOWN
  * @nr_errors: recoverable errors returned so far (bad lines, bad records)

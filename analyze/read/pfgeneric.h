@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * analyze/read/pfgeneric.h - events of a Perfetto trace that Perfetto has no
+ * typed message for (uclamp_*, lisa__*, sugov_*, schedutil_*, ...), in
+ * both of their encodings: GenericFtraceEvent (the name and named fields)
+ * and the dense one (a FtraceEvent field from 65536 up whose layout a
+ * DescriptorProto in a bundle gives). Also the one place where a field,
+ * typed or generic, meets the alias table (an_pfgen_set()).
+ *
+ * Descriptors belong to a packet sequence and stay valid until it clears
+ * its incremental state; the reader numbers each such span (a generation)
+ * and keeps the descriptors per generation. Event names are copied once
+ * (an_pfgen_name()), so an event's name outlives its bundle.
+ */
+#ifndef UCVAL_ANALYZE_READ_PFGENERIC_H
+#define UCVAL_ANALYZE_READ_PFGENERIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/diag.h"
+#include "analyze/read/event.h"
+
+/* Limits on what a trace can make the reader keep. */
+#define AN_PFGEN_MAX_DESCS	4096	/* descriptors over all generations */
+#define AN_PFGEN_MAX_FIELDS	32	/* fields of one descriptor (more: refused) */
+#define AN_PFGEN_MAX_NAMES	1024	/* distinct event names copied */
+#define AN_PFGEN_NAME_LEN	64	/* longer names are cut */
+
+struct an_pfgen_desc;
+
+/**
+ * struct an_pfgen - descriptors and event names of one trace
+ * @descs: the descriptors, owned
+ * @nr_descs: their number
+ * @alloc_descs: room in @descs
+ * @names: copied event names, owned
+ * @nr_names: their number
+ * @alloc_names: room in @names
+ */
+struct an_pfgen {
+	struct an_pfgen_desc **descs;
+	size_t nr_descs;
+	size_t alloc_descs;
+	char **names;
+	size_t nr_names;
+	size_t alloc_names;
+};
+
+/**
+ * struct an_pfval - one field value of a trace: a number or a string
+ * @is_str: @s and @len hold it; else @num
+ * @num: the number
+ * @s: the string, borrowed, not NUL-terminated
+ * @len: its length
+ */
+struct an_pfval {
+	bool is_str;
+	long long num;
+	const char *s;
+	size_t len;
+};
+
+/**
+ * an_pfgen_add() - keep a descriptor of a bundle
+ * @g: store
+ * @gen: the generation of the bundle's sequence
+ * @data: a GenericEventDescriptor message (field_id, event_descriptor)
+ * @len: its length
+ *
+ * The first descriptor of a field id wins within a generation; a
+ * malformed one or one beyond the limits is left out (its events then
+ * decode as unknown).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int an_pfgen_add(struct an_pfgen *g, uint32_t gen, const uint8_t *data, size_t len);
+
+/**
+ * an_pfgen_name() - a lasting NUL-terminated copy of event name @s
+ * @g: store
+ * @s: the name, not NUL-terminated
+ * @len: its length
+ *
+ * Return: the copy (owned by @g), or "unknown" when the store is full or
+ * memory is short.
+ */
+const char *an_pfgen_name(struct an_pfgen *g, const char *s, size_t len);
+
+/**
+ * an_pfgen_set() - store a field the trace names @name into @ev
+ * @ev: event being decoded, an_alias_reset() to its type
+ * @name: the kernel's field name
+ * @nlen: its length
+ * @v: the value
+ * @d: diagnostic on error
+ *
+ * A field the type does not use is ignored; a number for a prev_state
+ * becomes its letters; a TEXT field loses its trailing newlines.
+ *
+ * Return: 0, or AN_E_VALUE.
+ */
+int an_pfgen_set(struct an_event *ev, const char *name, size_t nlen, const struct an_pfval *v,
+		 struct an_diag *d);
+
+/**
+ * an_pfgen_named() - decode a GenericFtraceEvent into @ev
+ * @g: store (for the name)
+ * @data: the message, borrowed (strings in @ev point into it)
+ * @len: its length
+ * @ev: event; type, name and fields set, ts/cpu/pid left as they are
+ * @d: diagnostic on error
+ *
+ * Return: 0, AN_E_VALUE, AN_E_FIELD or AN_E_CORRUPT (malformed message).
+ */
+int an_pfgen_named(struct an_pfgen *g, const uint8_t *data, size_t len, struct an_event *ev,
+		   struct an_diag *d);
+
+/**
+ * an_pfgen_dense() - decode a dense generic event into @ev
+ * @g: store
+ * @gen: the generation of its bundle's sequence
+ * @field_id: its FtraceEvent field number
+ * @data: its message, borrowed
+ * @len: its length
+ * @ev: event, as an_pfgen_named()
+ * @d: diagnostic on error
+ *
+ * Return: 1 with an event, 0 when no descriptor describes @field_id (the
+ * caller makes it unknown), AN_E_VALUE, AN_E_FIELD or AN_E_CORRUPT.
+ */
+int an_pfgen_dense(struct an_pfgen *g, uint32_t gen, uint32_t field_id, const uint8_t *data,
+		   size_t len, struct an_event *ev, struct an_diag *d);
+
+/**
+ * an_pfgen_release() - free what @g holds
+ * @g: store, may be zeroed
+ */
+void an_pfgen_release(struct an_pfgen *g);
+
+#endif /* UCVAL_ANALYZE_READ_PFGENERIC_H */
