@@ -38,6 +38,8 @@ enum {
 	GFIELD_STR = AN_PF_GFIELD_STR,
 	GFIELD_INT = AN_PF_GFIELD_INT,
 	GFIELD_UINT = AN_PF_GFIELD_UINT,
+	UTSNAME_SYSNAME = 1,		/* Utsname.sysname */
+	SYSINFO_NUM_CPUS = 8,		/* SystemInfo.num_cpus */
 };
 
 /* Most CPUs a trace may name: more is a corrupt CPU number. */
@@ -89,6 +91,21 @@ void an_pfenc_packet(struct an_pfenc *e, struct an_pbout *pkt)
 
 	if (err && !e->err)
 		e->err = err;
+}
+
+void an_pfenc_system_info(struct an_pfenc *e, const char *release, unsigned int nr_cpus)
+{
+	an_pbout_varint(&e->pkt, PKT_SEQ_ID, AN_PFENC_SEQ_ID);
+	an_pbout_begin(&e->pkt, AN_PF_PACKET_SYSTEM_INFO);
+	an_pbout_begin(&e->pkt, AN_PF_SYSINFO_UTSNAME);
+	an_pbout_string(&e->pkt, UTSNAME_SYSNAME, "Linux");
+	if (release)
+		an_pbout_string(&e->pkt, AN_PF_UTSNAME_RELEASE, release);
+	an_pbout_end(&e->pkt);
+	if (nr_cpus)
+		an_pbout_varint(&e->pkt, SYSINFO_NUM_CPUS, nr_cpus);
+	an_pbout_end(&e->pkt);
+	an_pfenc_packet(e, &e->pkt);
 }
 
 static void flush_cpu(struct an_pfenc *e, size_t cpu)

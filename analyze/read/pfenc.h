@@ -46,6 +46,17 @@ int an_pfenc_open(struct an_pfenc **out, FILE *fp);
  */
 void an_pfenc_event(struct an_pfenc *e, const struct an_event *ev);
 
+/**
+ * an_pfenc_system_info() - write a SystemInfo packet now
+ * @e: the encoder
+ * @release: the kernel release (utsname), NULL when unknown
+ * @nr_cpus: CPUs of the system, 0 when unknown
+ *
+ * Written first, it is also a short first packet: a reader that looks at
+ * the first few KiB to tell the format sees a whole packet there.
+ */
+void an_pfenc_system_info(struct an_pfenc *e, const char *release, unsigned int nr_cpus);
+
 /* Bytes of events a CPU's bundle collects before it is written. */
 #define AN_PFENC_BUNDLE_BYTES	(64u * 1024)
 

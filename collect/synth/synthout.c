@@ -576,6 +576,12 @@ int col_synthout_open(struct col_synthout **out, const char *path,
 	return 0;
 }
 
+void col_synthout_platform(struct col_synthout *o, const char *release)
+{
+	if (o->format == COL_SYNTH_PFTRACE)
+		an_pfenc_system_info(o->pf, release, o->nr_cpus);
+}
+
 void col_synthout_event(struct col_synthout *o, uint64_t ts_ns, const struct col_so_ev *ev)
 {
 	if (o->format == COL_SYNTH_TEXT)

@@ -39,6 +39,14 @@ int col_synthout_open(struct col_synthout **out, const char *path,
 		      const char *cmdlines, struct an_diag *d);
 
 /**
+ * col_synthout_platform() - the kernel release, for a format that has a
+ * place for it (Perfetto: SystemInfo, written now, before any event)
+ * @o: writer, just opened
+ * @release: "6.1.0"; borrowed for the call
+ */
+void col_synthout_platform(struct col_synthout *o, const char *release);
+
+/**
  * col_synthout_event() - write one event at @ts_ns
  * @o: writer
  * @ts_ns: its time; never before the previous event of the same CPU
