@@ -554,8 +554,10 @@ int rep_perfetto_write(FILE *out, struct rep_rdb *db, struct rep_trace *t, struc
 		return err;
 	if (an_pfenc_open(&o.enc, out))
 		return an_diag_fail(d, -ENOMEM, "out of memory");
-	if (!is_pf)
+	if (!is_pf) {
+		an_pfenc_system_info(o.enc, t->kernel, 0);
 		err = an_pfconv_events(t->path, o.enc, d);
+	}
 	an_pfenc_flush(o.enc);
 	if (!err) {
 		write_tracks(&o);

@@ -2,7 +2,8 @@
 /*
  * `ucval report --format perfetto` (reports/perfetto.c): fixtures analyzed
  * into a temporary database, reported as Perfetto traces, decoded with
- * protoc against proto/perfetto.proto: their events as ftrace bundles, a
+ * protoc against proto/perfetto.proto: their events as ftrace bundles (read
+ * back by `ucval analyze`, the same verdicts), a
  * track per check, a slice per mismatch window with its annotations,
  * overlapping windows on lanes of their own, the undecided windows, the
  * frequency counters. A Perfetto input (built by hand in the database) is
@@ -201,6 +202,12 @@ static void test_rq_clamp(void **state)
 	expect_in(text, "timestamp: 10004100000\n  trusted_packet_sequence_id: 1969452641\n"
 		  "  track_event {\n    type: TYPE_SLICE_END");
 	free(text);
+	/* read back, the events give the verdicts the text gave */
+	assert_int_equal(sh("for f in '%s' '%s'; do '%s' analyze \"$f\" | grep -E "
+			    "'^  [a-z_]+ +(PASS|FAIL|UNDECIDED) ' > \"$f.verdicts\"; done; "
+			    "test -s '%s.verdicts' && cmp -s '%s.verdicts' '%s.verdicts'",
+			    in_dir(s, "rq_clamp-fail.txt"), out, ucval(),
+			    in_dir(s, "rq_clamp-fail.txt"), in_dir(s, "rq_clamp-fail.txt"), out), 0);
 }
 
 static void test_counters(void **state)
