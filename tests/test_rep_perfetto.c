@@ -6,8 +6,9 @@
  * back by `ucval analyze`, the same verdicts), a
  * track per check, a slice per mismatch window with its annotations,
  * overlapping windows on lanes of their own, the undecided windows, the
- * frequency counters. A Perfetto input (built by hand in the database) is
- * copied byte for byte before the findings. A changed or missing trace,
+ * frequency counters. A Perfetto input (built by hand in the database, and
+ * one analyzed by the Perfetto reader) is copied byte for byte before the
+ * findings. A changed or missing trace,
  * -o naming the trace and several traces without --trace exit 2 and write
  * nothing. Skipped without protoc.
  */
@@ -364,6 +365,41 @@ static void test_perfetto_input(void **state)
 	free(b);
 }
 
+/* A Perfetto trace analyzed by ucval's reader: copied, findings appended. */
+static void test_analyzed_pftrace(void **state)
+{
+	struct scratch *s = *state;
+	char in[512], out[512], *a, *b, *text;
+	size_t a_len, b_len;
+	int st;
+
+	need_protoc();
+	snprintf(in, sizeof(in), "%s", in_dir(s, "bad.pftrace"));
+	snprintf(out, sizeof(out), "%s", in_dir(s, "bad-findings.pftrace"));
+	assert_int_equal(sh("'%s' synth -q --events 8000 --seed 3 --fault sugov-ignores-min"
+			    " -o '%s'", ucval(), in), 0);
+	st = sh("'%s' analyze -q --db '%s' '%s' >/dev/null 2>&1", ucval(), in_dir(s, "r.db"), in);
+	if (st != 1)
+		fail_msg("ucval analyze of a Perfetto trace: exit %d, expected 1 (FAIL)", st);
+	assert_int_equal(report(s, NULL, out), 0);
+	a = slurp(in, &a_len);
+	b = slurp(out, &b_len);
+	assert_true(b_len > a_len);
+	assert_memory_equal(a, b, a_len);
+	text = decode(s, out);
+	expect_in(text, "name: \"freq_below_min_clamp MS1\"");
+	expect_in(text, "name: \"policy 0 observed\"");
+	expect_in(text, "name: \"policy 0 floor\"");
+	free(text);
+	free(a);
+	free(b);
+	/* the findings are packets a reader of the events skips */
+	assert_int_equal(sh("for f in '%s' '%s'; do '%s' analyze \"$f\" | grep -E "
+			    "'^  [a-z_]+ +(PASS|FAIL|UNDECIDED) ' > \"$f.verdicts\"; done; "
+			    "test -s '%s.verdicts' && cmp -s '%s.verdicts' '%s.verdicts'",
+			    in, out, ucval(), in, in, out), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +407,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_counters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_perfetto_input, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_analyzed_pftrace, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
