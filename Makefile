@@ -8,7 +8,7 @@ PKGS     := libtracecmd libtracefs libtraceevent sqlite3
 # Debian 12 packages a fresh machine needs for build, tests and demo.
 DEB_PKGS := build-essential pkg-config libtraceevent-dev libtracefs-dev \
 	    libtracecmd-dev libsqlite3-dev libcmocka-dev trace-cmd sqlite3 \
-	    clang libclang-rt-14-dev libxml2-utils python3 valgrind
+	    clang libclang-rt-14-dev libxml2-utils python3 valgrind protobuf-compiler
 
 CC       ?= cc
 # V=1 shows the full commands
@@ -50,7 +50,8 @@ TESTS        := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 MODEL_FORBIDDEN := printf fprintf puts fopen open write read malloc calloc realloc free exit abort
 
 .PHONY: all deps check check-unit check-san check-layering demo clean help fuzz bench \
-	check-kernel golden golden-update check-browser check-valgrind check-deps deps-objs
+	check-kernel golden golden-update check-browser check-valgrind check-deps deps-objs \
+	check-pftrace pftrace-fixtures
 
 all: ucval
 
@@ -117,6 +118,7 @@ $(O)/tests/%: tests/%.c $(O)/libucval.a
 check: deps
 	$(MAKE) check-layering
 	$(MAKE) check-deps
+	$(MAKE) check-pftrace
 	$(MAKE) check-unit
 	$(MAKE) check-san
 	$(MAKE) check-tsan
@@ -152,6 +154,30 @@ check-deps: $(DEPS_OBJS)
 	@python3 tests/tools/depcheck.py --self-test
 	@rc=0; python3 tests/tools/depcheck.py --spdx || rc=1; \
 		python3 tests/tools/depcheck.py --objdir $(DEPS_O) || rc=1; exit $$rc
+
+# Perfetto fixtures: traces/perfetto/NAME.pftrace is NAME.textproto encoded
+# by protoc against proto/perfetto.proto; check-pftrace encodes them again
+# into $(O)/perfetto/ and compares, pftrace-fixtures rewrites the tree's.
+PF_TEXTS   := $(wildcard traces/perfetto/*.textproto)
+PF_ENCODE  = protoc --proto_path=. --encode=ucval.perfetto.Trace proto/perfetto.proto
+check-pftrace:
+	@if ! command -v protoc >/dev/null; then \
+		echo "check-pftrace: skipped, no protoc (make deps installs protobuf-compiler)"; \
+		exit 0; \
+	fi; \
+	mkdir -p $(O)/perfetto; rc=0; \
+	for f in $(PF_TEXTS); do \
+		b=$$(basename $$f .textproto); \
+		$(PF_ENCODE) < $$f > $(O)/perfetto/$$b.pftrace || { rc=1; continue; }; \
+		cmp -s $(O)/perfetto/$$b.pftrace traces/perfetto/$$b.pftrace || \
+			{ echo "check-pftrace: traces/perfetto/$$b.pftrace is not $$f encoded" >&2; rc=1; }; \
+	done; \
+	[ $$rc = 0 ] && echo "check-pftrace: $(words $(PF_TEXTS)) fixtures match their text"; exit $$rc
+
+pftrace-fixtures:
+	@for f in $(PF_TEXTS); do \
+		$(PF_ENCODE) < $$f > traces/perfetto/$$(basename $$f .textproto).pftrace || exit 1; \
+	done
 
 check-unit: $(TESTS) $(O)/ucval
 	@UCVAL=$(CURDIR)/$(O)/ucval sh tests/run-tests.sh $(TESTS)
@@ -195,7 +221,7 @@ FUZZ_LIB_OBJS := $(FUZZ_LIB_SRCS:%.c=$(FUZZ_O)/obj/%.o)
 # sources of analyze/ and model/, and the explanation formatter.
 FUZZ_REPLAY_SRCS := $(MODEL_SRCS) $(filter lib/% analyze/%,$(LIB_SRCS))
 FUZZ_REPLAY_OBJS := $(FUZZ_REPLAY_SRCS:%.c=$(FUZZ_O)/obj/%.o)
-FUZZ_TARGETS  := text marker tracedat chunk platform replay
+FUZZ_TARGETS  := text marker tracedat chunk platform replay pftrace
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)
 # Longest input per target: text seeds are cut to the text length, trace.dat
 # seeds fit.
@@ -205,6 +231,7 @@ FUZZ_MAX_LEN_tracedat := 65536
 FUZZ_MAX_LEN_chunk    := 4096
 FUZZ_MAX_LEN_platform := 16384
 FUZZ_MAX_LEN_replay   := 65536
+FUZZ_MAX_LEN_pftrace  := 65536
 
 .PHONY: fuzz-build fuzz-seeds check-fuzz
 .SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_REPLAY_OBJS)
@@ -256,6 +283,7 @@ fuzz-seeds: $(FUZZ_O)/mkseed_dat
 	@$(FUZZ_O)/mkseed_dat $(FUZZ_O)/seeds/tracedat
 	@$(FUZZ_O)/mkseed_dat $(FUZZ_O)/seeds/replay --replay
 	@cp tests/data/*.dat $(FUZZ_O)/seeds/tracedat/
+	@cp traces/perfetto/*.pftrace $(FUZZ_O)/seeds/pftrace/
 	@for f in tests/data/*.dat; do \
 		{ printf '\000'; cat "$$f"; } > $(FUZZ_O)/seeds/replay/$$(basename "$$f"); done
 	@if command -v trace-cmd >/dev/null 2>&1; then \
@@ -280,6 +308,7 @@ define run-fuzz
 				marker) echo $(FUZZ_MAX_LEN_marker);; chunk) echo $(FUZZ_MAX_LEN_chunk);; \
 				platform) echo $(FUZZ_MAX_LEN_platform);; \
 				replay) echo $(FUZZ_MAX_LEN_replay);; \
+				pftrace) echo $(FUZZ_MAX_LEN_pftrace);; \
 				*) echo $(FUZZ_MAX_LEN_tracedat);; esac) \
 			-artifact_prefix=$(FUZZ_O)/artifacts/$$t- \
 			$(FUZZ_O)/corpus/$$t $(FUZZ_O)/seeds/$$t \

@@ -596,9 +596,13 @@ int an_analyze_path(const char *path, const struct an_analyze_opts *opts,
 			       "taken as migrations the capture did not record; what they "
 			       "leave unknown is UNDECIDED", (unsigned long long)r->nr_unrecorded);
 	if (r->is_started && sum->n_type[AN_EV_SCHED_SWITCH] &&
-	    !sum->n_type[AN_EV_SCHED_WAKEUP] && !sum->n_type[AN_EV_SCHED_WAKEUP_NEW])
+	    !sum->n_type[AN_EV_SCHED_WAKEUP] && !sum->n_type[AN_EV_SCHED_WAKEUP_NEW] &&
+	    !sum->n_type[AN_EV_SCHED_WAKING])
 		an_replay_note(r, "no sched_wakeup events: a task counts as queued only "
 			       "from its switch-in");
+	if (r->is_started && sum->n_type[AN_EV_SCHED_WAKING] && !sum->n_type[AN_EV_SCHED_WAKEUP])
+		an_replay_note(r, "no sched_wakeup events: sched_waking taken as the enqueue "
+			       "on its target cpu, which is UNDECIDED until its next event");
 	if (r->is_started && any_freq_check(r))
 		an_replay_note(r, "irq, DL and RT utilization taken as 0 where the trace "
 			       "does not show them");

@@ -47,7 +47,7 @@ struct an_analyze_opts {
 
 /**
  * struct an_summary - what an analysis saw and assumed
- * @format: "trace.dat", "ftrace-text" or "systrace-html"
+ * @format: "trace.dat", "ftrace-text", "systrace-html" or "perfetto"
  * @file_version: trace.dat version, 0 for text
  * @n_events: events read (LOST_EVENTS included)
  * @n_unknown: of which events ucval does not use

@@ -67,7 +67,7 @@ run "synth dat, lost events" synth -q -o "$WORK/c.dat" --events 20000 --seed 33 
 	--cpus 2 --policies 1 --fault lost-events
 printf 'not a trace\n' >"$WORK/bad.txt"
 head -c 12000 "$WORK/a.dat" >"$WORK/cut.dat"
-set -- "$WORK/a.dat" "$WORK/b.txt" "$WORK/c.dat" traces/*.txt
+set -- "$WORK/a.dat" "$WORK/b.txt" "$WORK/c.dat" traces/*.txt traces/perfetto/*.pftrace
 for f in "$SHARED"/traces/*.dat "$SHARED"/traces/*.txt "$SHARED"/traces/*.html; do
 	case $f in */LICENSE*) continue ;; esac
 	[ -f "$f" ] && set -- "$@" "$f"

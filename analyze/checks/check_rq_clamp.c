@@ -190,8 +190,8 @@ static void explain(const struct an_replay *r, int cpu, enum model_clamp_id id, 
 }
 
 /*
- * A capture without sched_wakeup (none seen so far) has the replay queue a
- * woken task at its switch-in only (state.h): until then a CPU that runs a
+ * A capture without sched_wakeup nor sched_waking (none seen so far) has
+ * the replay queue a woken task at its switch-in only (state.h): until then a CPU that runs a
  * task may hold others the model does not, woken there and waiting. They
  * raise its values (each is the largest over its tasks, VR4/MR3), so @obs,
  * the kernel's value of @id, may be theirs when it is above the model's; a
@@ -201,7 +201,8 @@ static void explain(const struct an_replay *r, int cpu, enum model_clamp_id id, 
 static bool may_be_unseen(const struct an_replay *r, int cpu, int id, int obs)
 {
 	if (!an_replay_is_unrecorded(r, AN_EV_SCHED_WAKEUP, NULL) ||
-	    !an_replay_is_unrecorded(r, AN_EV_SCHED_WAKEUP_NEW, NULL))
+	    !an_replay_is_unrecorded(r, AN_EV_SCHED_WAKEUP_NEW, NULL) ||
+	    !an_replay_is_unrecorded(r, AN_EV_SCHED_WAKING, NULL))
 		return false;
 	return r->cpu[cpu].curr_pid > 0 && obs > r->cpu[cpu].rq_now[id];
 }

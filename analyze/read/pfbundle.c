@@ -5,6 +5,7 @@
  * then each decoded into a canonical event (pfbundle.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +19,18 @@
 static int corrupt_at(struct an_diag *d, size_t off, const char *what, int err)
 {
 	d->offset = (long long)off;
-	return an_diag_fail(d, AN_E_CORRUPT, "%s: %s", what,
-			    err ? an_pb_strerror(err) : "malformed");
+	if (!err)
+		return an_diag_fail(d, AN_E_CORRUPT, "%s", what);
+	return an_diag_fail(d, AN_E_CORRUPT, "%s: %s", what, an_pb_strerror(err));
+}
+
+/* Array @number of a compact_sched has @got values, its timestamps @want. */
+static int unequal(struct an_diag *d, size_t off, uint32_t number, size_t got, size_t want)
+{
+	d->offset = (long long)off;
+	return an_diag_fail(d, AN_E_CORRUPT, "compact_sched field %u: %s%zu values where "
+			    "its timestamps have %zu", number, got > want ? "more than " : "",
+			    got > want ? want : got, want);
 }
 
 static struct an_pfrec *new_recs(struct an_pfbundle *b, size_t n)
@@ -115,7 +126,8 @@ static int fill_array(const struct an_pb *cs, uint32_t number, struct an_pfrec *
 	struct an_pb pb = *cs;
 	struct an_pb_field x;
 	uint64_t ts_acc = 0, v;
-	size_t i = 0;
+	size_t i = 0, first = an_pb_offset(cs);
+	bool is_seen = false;
 	int rc;
 
 	while ((rc = an_pb_next(&pb, &x)) > 0) {
@@ -123,10 +135,12 @@ static int fill_array(const struct an_pb *cs, uint32_t number, struct an_pfrec *
 
 		if (x.number != number || an_pb_packed_init(&it, &x, AN_PB_VARINT))
 			continue;
+		if (!is_seen)
+			first = x.offset;
+		is_seen = true;
 		while ((rc = an_pb_packed_next(&it, &v)) > 0) {
 			if (i == n)
-				return corrupt_at(d, x.offset, "compact_sched arrays of "
-						  "unequal lengths", 0);
+				return unequal(d, x.offset, number, n + 1, n);
 			put_value(&r[i++], number, v, &ts_acc);
 		}
 		if (rc < 0)
@@ -134,10 +148,7 @@ static int fill_array(const struct an_pb *cs, uint32_t number, struct an_pfrec *
 	}
 	if (rc < 0)
 		return corrupt_at(d, an_pb_offset(&pb), "compact_sched", rc);
-	if (i != n)
-		return corrupt_at(d, an_pb_offset(&pb), "compact_sched arrays of unequal lengths",
-				  0);
-	return 0;
+	return i == n ? 0 : unequal(d, first, number, i, n);
 }
 
 /* The comm indexes of @r become pointers into the intern table. */
@@ -258,7 +269,8 @@ int an_pfbundle_load(struct an_pfbundle *b, const uint8_t *data, size_t len, str
 		return err;
 	if (rc < 0)
 		return corrupt_at(d, an_pb_offset(&pb), "ftrace bundle", rc);
-	qsort(b->rec, b->nr_rec, sizeof(*b->rec), rec_cmp);
+	if (b->nr_rec > 1)
+		qsort(b->rec, b->nr_rec, sizeof(*b->rec), rec_cmp);
 	return 0;
 }
 
@@ -382,6 +394,7 @@ static int decode_payload(const struct an_pb *pb, const struct an_pb_field *x,
 			  struct an_diag *d)
 {
 	const struct an_pf_event *e;
+	char name[32];
 	int rc;
 
 	if (x->wire != AN_PB_LEN)
@@ -400,8 +413,10 @@ static int decode_payload(const struct an_pb *pb, const struct an_pb_field *x,
 		rc = an_pfgen_dense(g, gen, x->number, x->data, x->len, ev, d);
 	if (rc)
 		return rc;
-	an_alias_reset(ev, AN_EV_UNKNOWN);	/* an event ucval has no name for */
-	ev->name = "unknown";
+	/* an event ucval knows no name of: named by its number */
+	an_alias_reset(ev, AN_EV_UNKNOWN);
+	snprintf(name, sizeof(name), "ftrace_event_%u", x->number);
+	ev->name = an_pfgen_name(g, name, strlen(name));
 	return 1;
 }
 

@@ -129,18 +129,18 @@ static int read_at(struct an_pftrace *t, uint64_t off, void *buf, size_t len,
 					    (unsigned long long)(off + got), strerror(errno));
 		if (n == 0) {
 			d->offset = (long long)(off + got);
-			return an_diag_fail(d, AN_E_CORRUPT, "the file ends at offset %llu, "
-					    "inside a packet", (unsigned long long)(off + got));
+			return an_diag_fail(d, AN_E_CORRUPT, "the file ends inside a packet");
 		}
 		got += (size_t)n;
 	}
 	return 0;
 }
 
+/* An error at file offset @off (the diagnostic shows it): @fmt with @what. */
 static int fail_at(struct an_diag *d, uint64_t off, const char *fmt, const char *what)
 {
 	d->offset = (long long)off;
-	return an_diag_fail(d, AN_E_CORRUPT, fmt, (unsigned long long)off, what);
+	return an_diag_fail(d, AN_E_CORRUPT, fmt, what);
 }
 
 /* The generation of packets of sequence @id; a new one when it clears its state. */
@@ -224,16 +224,14 @@ static int index_bundle(struct an_pftrace *t, const struct an_pb *pkt,
 }
 
 /* Sequence id and whether it cleared its incremental state. */
-static int packet_seq(const uint8_t *data, size_t len, uint32_t *id, bool *is_cleared)
+static int packet_seq(struct an_pb *pb, uint32_t *id, bool *is_cleared)
 {
-	struct an_pb pb;
 	struct an_pb_field x;
 	int rc;
 
 	*id = 0;
 	*is_cleared = false;
-	an_pb_init(&pb, data, len);
-	while ((rc = an_pb_next(&pb, &x)) > 0) {
+	while ((rc = an_pb_next(pb, &x)) > 0) {
 		if (x.wire != AN_PB_VARINT)
 			continue;
 		if (x.number == AN_PF_PACKET_SEQ_ID)
@@ -255,7 +253,8 @@ static int index_packet(struct an_pftrace *t, const uint8_t *data, size_t len, u
 	uint32_t id, gen;
 	int rc, err = 0;
 
-	rc = packet_seq(data, len, &id, &is_cleared);
+	an_pb_init(&pb, data, len);
+	rc = packet_seq(&pb, &id, &is_cleared);	/* on error, @pb is at the bad field */
 	if (rc < 0)
 		goto bad;
 	gen = seq_gen(t, id, is_cleared);
@@ -274,7 +273,7 @@ static int index_packet(struct an_pftrace *t, const uint8_t *data, size_t len, u
 		if (err == -ENOMEM)
 			return an_diag_fail(d, err, "out of memory");
 		if (err && !d->err)
-			return fail_at(d, base + x.offset, "malformed message at offset %llu: %s",
+			return fail_at(d, base + x.offset, "malformed message: %s",
 				       an_pb_strerror(err));
 	}
 	if (err)
@@ -282,7 +281,7 @@ static int index_packet(struct an_pftrace *t, const uint8_t *data, size_t len, u
 	if (rc >= 0)
 		return 0;
 bad:
-	return fail_at(d, base + an_pb_offset(&pb), "malformed packet at offset %llu: %s",
+	return fail_at(d, base + an_pb_offset(&pb), "malformed packet: %s",
 		       an_pb_strerror(rc));
 }
 
@@ -299,13 +298,13 @@ static int read_head(struct an_pftrace *t, uint64_t off, uint32_t *number, uint6
 	if (err)
 		return err;
 	if (an_pb_varint(&p, head + n, &tag))
-		return fail_at(d, off, "at offset %llu: %s where a packet's tag was expected",
+		return fail_at(d, off, "%s where a packet's tag was expected",
 			       "a truncated or overlong varint");
 	if ((tag & 7) != AN_PB_LEN)
-		return fail_at(d, off, "at offset %llu: %s", "a field of wire type other than "
+		return fail_at(d, off, "%s", "a field of wire type other than "
 			       "length-delimited where a TracePacket was expected");
 	if (an_pb_varint(&p, head + n, len))
-		return fail_at(d, off, "at offset %llu: %s where a packet's length was expected",
+		return fail_at(d, off, "%s where a packet's length was expected",
 			       "a truncated or overlong varint");
 	*number = (uint32_t)(tag >> 3);
 	*hlen = (size_t)(p - head);
@@ -326,18 +325,16 @@ static int index_file(struct an_pftrace *t, struct an_diag *d)
 			return err;
 		if (len > t->size - off - hlen) {
 			d->offset = (long long)off;
-			return an_diag_fail(d, AN_E_CORRUPT, "packet at offset %llu: %llu bytes "
-					    "expected, the file ends after %llu",
-					    (unsigned long long)off, (unsigned long long)len,
+			return an_diag_fail(d, AN_E_CORRUPT, "a packet of %llu bytes expected, "
+					    "the file ends after %llu", (unsigned long long)len,
 					    (unsigned long long)(t->size - off - hlen));
 		}
 		if (number == AN_PF_TRACE_PACKET) {
 			if (len > AN_PFTRACE_PACKET_MAX) {
 				d->offset = (long long)off;
-				return an_diag_fail(d, AN_E_CORRUPT, "packet at offset %llu: "
-						    "%llu bytes, more than the %u MiB a packet "
-						    "may have", (unsigned long long)off,
-						    (unsigned long long)len,
+				return an_diag_fail(d, AN_E_CORRUPT, "a packet of %llu "
+						    "bytes, more than the %u MiB a packet may "
+						    "have", (unsigned long long)len,
 						    AN_PFTRACE_PACKET_MAX >> 20);
 			}
 			if (AN_VEC_GROW(t->pkt, len + 1, t->alloc_pkt))
@@ -402,7 +399,8 @@ int an_pftrace_open(const char *path, struct an_reader_info *info, struct an_pft
 	}
 	sort_idx = t->idx;
 	for (unsigned int c = 0; c < t->nr_cpus; c++)
-		qsort(t->cpu[c].bundles, t->cpu[c].nr_bundles, sizeof(size_t), bundle_cmp);
+		if (t->cpu[c].nr_bundles > 1)
+			qsort(t->cpu[c].bundles, t->cpu[c].nr_bundles, sizeof(size_t), bundle_cmp);
 	free(t->pkt);
 	t->pkt = NULL;
 	t->alloc_pkt = 0;

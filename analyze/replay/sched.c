@@ -185,6 +185,12 @@ void an_sched_inspect(struct an_replay *r, const struct an_event *ev)
 	struct an_cpu *c = an_replay_cpu(r, ev->cpu);
 	uint64_t ts = ev->ts_ns;
 
+	/* the enqueue a sched_waking stood for happened by now, at the latest */
+	if (c && c->is_waking_open) {
+		c->is_waking_open = false;
+		unrecorded_until_now(r, ev->cpu);
+	}
+
 	if (ev->type == AN_EV_LOST_EVENTS && ev->lost.is_unplaced) {
 		/* anywhere in the trace: every judgement is UNDECIDED */
 		add_issue(r, AN_INTEG_UNPLACED, ev->cpu, -1, ts, ts, 0,
@@ -476,6 +482,28 @@ static int on_wakeup(struct an_replay *r, const struct an_event *ev)
 	return 0;
 }
 
+/*
+ * sched_waking: ignored when the capture records sched_wakeup (seen so far).
+ * Else it stands for the enqueue on target_cpu, which the kernel does after
+ * it (the waking fires on the waker's CPU first): the target CPU is
+ * undecidable from the waking up to its own next event.
+ */
+static int on_waking(struct an_replay *r, const struct an_event *ev)
+{
+	int cpu = ev->wakeup.target_cpu;
+	int err;
+
+	if (!an_replay_is_unrecorded(r, AN_EV_SCHED_WAKEUP, NULL) ||
+	    !an_replay_cpu(r, cpu))
+		return 0;
+	err = on_wakeup(r, ev);
+	if (!err) {
+		r->cpu[cpu].is_waking_open = true;
+		unrecorded_until_now(r, cpu);
+	}
+	return err;
+}
+
 static int on_migrate(struct an_replay *r, const struct an_event *ev)
 {
 	const struct an_ev_migrate *m = &ev->migrate;
@@ -712,6 +740,8 @@ int an_sched_apply(struct an_replay *r, const struct an_event *ev)
 	case AN_EV_SCHED_WAKEUP:
 	case AN_EV_SCHED_WAKEUP_NEW:
 		return on_wakeup(r, ev);
+	case AN_EV_SCHED_WAKING:
+		return on_waking(r, ev);
 	case AN_EV_SCHED_MIGRATE_TASK:
 		return on_migrate(r, ev);
 	case AN_EV_CPU_IDLE:

@@ -31,7 +31,10 @@
  *    sched_migrate_task, a task shown on another CPU than the one it is
  *    queued (not running) on moved there unrecorded: the replay moves it,
  *    and both CPUs are undecidable up to then (an_cpu.unrecorded_until_ns).
- *    Without sched_wakeup a task is queued from its switch-in. Without
+ *    Without sched_wakeup a task is queued from its switch-in, or from its
+ *    sched_waking when the capture has those (on its target CPU, which is
+ *    undecidable until its next event: the enqueue follows the waking at
+ *    an instant the trace does not show). Without
  *    sched_process_fork, a task that died and shows up again is a new one
  *    with its pid.
  */
@@ -129,7 +132,13 @@ enum an_rq_op {
  * @unrecorded_until_ns: likewise, because a task moved to or from this CPU
  *			 without an event: the capture did not record
  *			 sched_migrate_task, and the replay learnt the move
- *			 when the task showed up elsewhere (0: none)
+ *			 when the task showed up elsewhere; or a sched_waking
+ *			 stood for the enqueue the capture did not record
+ *			 (@is_waking_open) (0: none)
+ * @is_waking_open: a sched_waking was taken as the enqueue of a task on
+ *		    this CPU (a capture without sched_wakeup): the kernel
+ *		    enqueued it at an instant up to this CPU's next event,
+ *		    which moves @unrecorded_until_ns to itself
  * @freq_khz: observed frequency (cpu_frequency, or devlib's
  *	      "cpu_frequency_devlib: state=N cpu_id=M" marker that some traces
  *	      carry for the initial frequencies), 0 until the first one
@@ -198,6 +207,7 @@ struct an_cpu {
 	uint64_t last_ts_ns;
 	uint64_t undecided_until_ns;
 	uint64_t unrecorded_until_ns;
+	bool is_waking_open;
 	unsigned int freq_khz;
 	uint64_t freq_since_ns;
 	int policy;

@@ -36,7 +36,7 @@ struct an_series_rec;
 /**
  * struct an_db_trace - one row of `traces`
  * @path: the trace file as given
- * @format: "trace.dat", "ftrace-text" or "systrace-html"
+ * @format: "trace.dat", "ftrace-text", "systrace-html" or "perfetto"
  * @sha256: hex digest of the file's bytes
  * @n_events: records read
  * @t_start_ns: first timestamp, the trace's own clock
