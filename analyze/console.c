@@ -97,7 +97,9 @@ static void print_events(FILE *out, const struct an_summary *s)
 	if (!n)
 		return;
 	fprintf(out, "  events not recorded: %s (none seen", names);
-	if (!list)
+	if (!list && !strcmp(s->format, "perfetto"))
+		fputs("; the trace config's list of events is not read", out);
+	else if (!list)
 		fputs("; ftrace text lists no enabled events", out);
 	else if (an_evlist_names(s, AN_EVLIST_UNLISTED, names, sizeof(names)) == n)
 		fprintf(out, ", not in the %s", list);
