@@ -62,7 +62,7 @@ help:
 	@echo "make check-deps the dependency rules of the tree, and SPDX lines (tests/tools/depcheck.py)"
 	@echo "make fuzz       fuzz each reader and the replay for FUZZ_SECONDS (default 60); FUZZ_TIMEOUT (30) s on one input is a hang"
 	@echo "make demo       build, run ucval on a bundled example, print the result"
-	@echo "make bench      speed of ucval analyze against trace-cmd report and libtracecmd"
+	@echo "make bench      speed of ucval analyze against trace-cmd report and libtracecmd; Perfetto against trace.dat"
 	@echo "make check-kernel  build a uclamp kernel, run it under QEMU, analyze; broken patches must FAIL"
 	@echo "make golden-update  rewrite tests/golden/ from the current ucval report (review the diff)"
 	@echo "make check-browser  render the demo HTML report with headless chromium to docs/report-html.png"

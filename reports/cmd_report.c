@@ -16,6 +16,7 @@
 #include "reports/html.h"
 #include "reports/jsonrep.h"
 #include "reports/junit.h"
+#include "reports/perfetto.h"
 #include "lib/outfile.h"
 #include "reports/rdb.h"
 #include "reports/summary.h"
@@ -38,13 +39,18 @@ static const char report_usage[] =
 	"                    stored it (or the path's last components)\n"
 	"  --format F        text (default), md (GitHub markdown, for a PR comment),\n"
 	"                    html (one self-contained file with plots per CPU),\n"
-	"                    json (everything, for other tools) or junit (a test\n"
-	"                    suite per trace, a test case per check)\n"
+	"                    json (everything, for other tools), junit (a test\n"
+	"                    suite per trace, a test case per check) or perfetto\n"
+	"                    (one trace for ui.perfetto.dev: its events with the\n"
+	"                    findings as tracks: a slice per mismatch or undecided\n"
+	"                    window, counters of the observed, expected, floor and\n"
+	"                    ceiling frequency per policy; the trace is read again\n"
+	"                    and must be unchanged; needs -o FILE)\n"
 	"  -o, --output FILE write FILE instead of standard output; a regular file\n"
 	"                    is written beside it and renamed when complete (its\n"
 	"                    mode and owner kept, a symlink followed); a device,\n"
 	"                    a FIFO or /dev/stdout is written in place; never the\n"
-	"                    database itself\n"
+	"                    database itself, nor the trace (perfetto)\n"
 	"  --top N           mismatch windows shown per check (default 5, 0: all);\n"
 	"                    json lists every window unless --top is given\n"
 	"  --diff            compare trace B with trace A (ids or paths): checks\n"
@@ -59,18 +65,20 @@ static const char report_usage[] =
 	"\n"
 	"exit status: 0 report written; 2 bad usage or input: no such file, not a\n"
 	"ucval database, a database written by a newer ucval, no traces in it, an\n"
-	"unknown or ambiguous trace, an output that cannot be written\n";
+	"unknown or ambiguous trace, an output that cannot be written; perfetto:\n"
+	"more than one trace without --trace, the trace missing or changed since\n"
+	"its analysis\n";
 
 /* Mismatch windows per check unless --top says otherwise. */
 #define DEFAULT_TOP	5
 /* Largest --top: more is "all" anyway. */
 #define MAX_TOP		1000000
 
-enum rep_format { FMT_TEXT, FMT_MD, FMT_HTML, FMT_JSON, FMT_JUNIT };
+enum rep_format { FMT_TEXT, FMT_MD, FMT_HTML, FMT_JSON, FMT_JUNIT, FMT_PERFETTO };
 
 static const char *const format_name[] = {
 	[FMT_TEXT] = "text", [FMT_MD] = "md", [FMT_HTML] = "html", [FMT_JSON] = "json",
-	[FMT_JUNIT] = "junit",
+	[FMT_JUNIT] = "junit", [FMT_PERFETTO] = "perfetto",
 };
 
 enum { OPT_TRACE = 256, OPT_FORMAT, OPT_TOP, OPT_DIFF };
@@ -116,7 +124,7 @@ static int parse_format(const char *s, enum rep_format *out)
 			return 0;
 		}
 	}
-	return usage_error("--format expects text, md, html, json or junit, not '%s'", s);
+	return usage_error("--format expects text, md, html, json, junit or perfetto, not '%s'", s);
 }
 
 static int parse_top(const char *s, struct cmd_opts *o)
@@ -183,10 +191,12 @@ static int parse_args(int argc, char **argv, struct cmd_opts *o)
 		o->diff[1] = argv[optind + 2];
 		if (o->trace)
 			return usage_error("%s", "--trace and --diff do not go together");
-		if (o->format == FMT_HTML || o->format == FMT_JUNIT)
+		if (o->format == FMT_HTML || o->format == FMT_JUNIT || o->format == FMT_PERFETTO)
 			return usage_error("--diff writes text, md or json, not %s",
 					   format_name[o->format]);
 	}
+	if (o->format == FMT_PERFETTO && !o->output)
+		return usage_error("%s", "--format perfetto writes a binary trace: give -o FILE");
 	return 0;
 }
 
@@ -223,6 +233,8 @@ static int write_out(const struct cmd_opts *o, const struct rep_sel *sel,
 		err = rep_html_write(out.fp, sel, &d);
 	else if (o->format == FMT_JSON)
 		err = rep_jsonrep_write(out.fp, sel);
+	else if (o->format == FMT_PERFETTO)
+		err = rep_perfetto_write(out.fp, sel->db, sel->traces[0], &d);
 	else
 		err = rep_junit_write(out.fp, sel);
 	if (err) {
@@ -248,9 +260,10 @@ static int select_traces(const struct cmd_opts *o, struct rep_rdb *db, struct re
 {
 	const char *const *names = o->is_diff ? o->diff : &o->trace;
 	size_t want = o->is_diff ? 2 : o->trace ? 1 : 0;
+	bool is_all = o->format == FMT_PERFETTO || (o->format == FMT_JSON && !o->has_top);
 	struct rep_load_opts lo = {
-		.top = o->format == FMT_JSON && !o->has_top ? 0 : o->top,
-		.with_undecided = o->format == FMT_JSON,
+		.top = is_all ? 0 : o->top,
+		.with_undecided = o->format == FMT_JSON || o->format == FMT_PERFETTO,
 	};
 	int err;
 
@@ -270,6 +283,19 @@ static int select_traces(const struct cmd_opts *o, struct rep_rdb *db, struct re
 	return 0;
 }
 
+/* One trace, and not the output: a Perfetto trace holds one capture. */
+static int check_perfetto(const struct cmd_opts *o, const struct rep_sel *sel)
+{
+	if (sel->nr != 1) {
+		fprintf(stderr, "ucval report: --format perfetto writes one trace; the database "
+			"holds %zu: choose one with --trace\n", sel->nr);
+		return UCVAL_EXIT_USAGE;
+	}
+	if (sel->traces[0]->path && rep_outfile_is_same(o->output, sel->traces[0]->path))
+		return usage_error("-o '%s' is the analyzed trace itself", o->output);
+	return 0;
+}
+
 static int report(const struct cmd_opts *o, struct rep_rdb *db, struct an_diag *d)
 {
 	struct rep_trace **traces = calloc(db->nr_traces + 2, sizeof(*traces));
@@ -283,6 +309,10 @@ static int report(const struct cmd_opts *o, struct rep_rdb *db, struct an_diag *
 	}
 	if (select_traces(o, db, traces, &sel.nr, d)) {
 		status = print_diag(d);
+	} else if (o->format == FMT_PERFETTO) {
+		status = check_perfetto(o, &sel);
+		if (!status)
+			status = write_out(o, &sel, NULL);
 	} else if (o->is_diff) {
 		pair = (struct rep_diff_pair){ .a = traces[0], .b = traces[1] };
 		status = write_out(o, &sel, &pair);

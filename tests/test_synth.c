@@ -9,8 +9,10 @@
  *    overlap a truth window of its check (a "may" one counts), or a
  *    trace_integrity one (events.md §4: a loss makes the rest undecided);
  *  - the same seed gives the same bytes, another seed other bytes;
- *  - the text and trace.dat outputs of a seed give the same verdicts and
- *    windows;
+ *  - the fault matrix again with Perfetto traces (--format pftrace, read by
+ *    the Perfetto reader);
+ *  - the text, trace.dat and Perfetto outputs of a seed give the same
+ *    verdicts and windows;
  *  - memory stays flat from 20 thousand to 2 million events (streaming);
  *  - bad usage is exit status 2 with a message.
  */
@@ -315,11 +317,11 @@ static const char *model_of(const struct fault_case *c, size_t seed_idx)
 	return seed_idx % 2 ? "v3" : "mainline";
 }
 
-static char *twin_name(const char *model, const char *seed)
+static char *twin_name(const char *model, const char *seed, const char *ext)
 {
 	char *p;
 
-	assert_true(asprintf(&p, "%s/clean-%s-%s.dat", tmp_dir, model, seed) > 0);
+	assert_true(asprintf(&p, "%s/clean-%s-%s.%s", tmp_dir, model, seed, ext) > 0);
 	return p;
 }
 
@@ -435,27 +437,33 @@ static void verify_twin(const char *path, const struct trace_result *r)
 		fail_msg("clean twin %s: %zu FAIL windows", path, r->fails.nr);
 }
 
-static void test_fault_matrix(void **state)
+/*
+ * Every fault of every seed in a trace of format @ext (its file name
+ * extension picks the format), and the clean twins.
+ */
+static void fault_matrix(const char *ext)
 {
 	char *faulty[ARRAY_SIZE(faults) * ARRAY_SIZE(seeds)];
 	char *truth[ARRAY_SIZE(faulty)];
 	char *twins[ARRAY_SIZE(faulty)];
 	size_t nr = 0, nr_twins = 0;
-	char *db_faulty = path_of("faulty.db"), *db_twins = path_of("twins.db");
+	char *db_faulty, *db_twins;
+	char name[64];
 	sqlite3 *db;
 	int rc;
 
-	(void)state;
-	if (!has_binary())
-		skip();
+	snprintf(name, sizeof(name), "faulty-%s.db", ext);
+	db_faulty = path_of(name);
+	snprintf(name, sizeof(name), "twins-%s.db", ext);
+	db_twins = path_of(name);
 	for (size_t f = 0; f < ARRAY_SIZE(faults); f++) {
 		for (size_t s = 0; s < ARRAY_SIZE(seeds); s++) {
 			const char *model = model_of(&faults[f], s);
-			char *twin = twin_name(model, seeds[s]);
+			char *twin = twin_name(model, seeds[s], ext);
 			bool is_new = true;
 
-			assert_true(asprintf(&faulty[nr], "%s/%s-%s-%s.dat", tmp_dir, faults[f].fault,
-					     model, seeds[s]) > 0);
+			assert_true(asprintf(&faulty[nr], "%s/%s-%s-%s.%s", tmp_dir, faults[f].fault,
+					     model, seeds[s], ext) > 0);
 			assert_true(asprintf(&truth[nr], "%s.truth", faulty[nr]) > 0);
 			synth(faulty[nr], seeds[s], model, faults[f].fault, truth[nr], MATRIX_EVENTS);
 			nr++;
@@ -481,10 +489,12 @@ static void test_fault_matrix(void **state)
 	}
 	sqlite3_close(db);
 	if (rc)
-		fail_msg("clean twins: ucval analyze exit %d, expected 0 (3: an undecided window "
-			 "that may hide a failure)", rc);
+		fail_msg("clean twins (%s): ucval analyze exit %d, expected 0 (3: an undecided "
+			 "window that may hide a failure)", ext, rc);
 	rc = analyze(db_faulty, faulty, nr);
-	assert_int_equal(rc, 1);
+	if (rc != 1)
+		fail_msg("faulty traces (%s): ucval analyze exit %d, expected 1 (2: a trace it "
+			 "cannot read)", ext, rc);
 	db = open_db(db_faulty);
 	nr = 0;
 	for (size_t f = 0; f < ARRAY_SIZE(faults); f++) {
@@ -503,6 +513,23 @@ static void test_fault_matrix(void **state)
 		free(twins[k]);
 	free(db_faulty);
 	free(db_twins);
+}
+
+static void test_fault_matrix(void **state)
+{
+	(void)state;
+	if (!has_binary())
+		skip();
+	fault_matrix("dat");
+}
+
+/* The same matrix as Perfetto traces: the Perfetto reader finds the same. */
+static void test_fault_matrix_pftrace(void **state)
+{
+	(void)state;
+	if (!has_binary())
+		skip();
+	fault_matrix("pftrace");
 }
 
 /* ---- determinism ---- */
@@ -534,7 +561,8 @@ static void test_deterministic(void **state)
 		const char *fault;
 	} rows[] = {
 		{ "dat", NULL }, { "text", NULL }, { "dat", "lost-events" },
-		{ "text", "sugov-ignores-min" },
+		{ "text", "sugov-ignores-min" }, { "pftrace", NULL },
+		{ "pftrace", "lost-events" },
 	};
 
 	(void)state;
@@ -569,7 +597,30 @@ static void test_deterministic(void **state)
 	}
 }
 
-/* ---- text and trace.dat agree ---- */
+/* ---- text, trace.dat and Perfetto agree ---- */
+
+/* Row @i: the results of format @what must be those of trace.dat. */
+static void expect_same(size_t i, const char *fault, const char *what,
+			const struct trace_result *rd, const struct trace_result *rt)
+{
+	for (int c = 0; c < AN_CHECK__COUNT; c++) {
+		const struct verdict *a = &rd->v[c], *b = &rt->v[c];
+
+		if (strcmp(a->verdict, b->verdict) || a->n_checked != b->n_checked ||
+		    a->n_failed != b->n_failed || a->n_undecided != b->n_undecided)
+			fail_msg("row %zu (%s): %s: dat %s %lld/%lld/%lld, %s %s "
+				 "%lld/%lld/%lld", i, fault, an_check_name(c),
+				 a->verdict, a->n_checked, a->n_failed, a->n_undecided, what,
+				 b->verdict, b->n_checked, b->n_failed, b->n_undecided);
+	}
+	if (rd->fails.nr != rt->fails.nr)
+		fail_msg("row %zu (%s): %zu FAIL windows in dat, %zu in %s", i, fault,
+			 rd->fails.nr, rt->fails.nr, what);
+	for (size_t k = 0; k < rd->fails.nr; k++)
+		if (memcmp(&rd->fails.w[k], &rt->fails.w[k], sizeof(rd->fails.w[k])))
+			fail_msg("row %zu (%s): window %zu differs between dat and %s", i,
+				 fault, k, what);
+}
 
 static void test_text_equals_dat(void **state)
 {
@@ -588,12 +639,13 @@ static void test_text_equals_dat(void **state)
 	if (!has_binary())
 		skip();
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
-		char *dat = path_of("same.dat"), *txt = path_of("same.txt"), *db = path_of("same.db");
-		char *paths[] = { dat, txt };
-		struct trace_result rd, rt;
+		char *dat = path_of("same.dat"), *txt = path_of("same.txt");
+		char *pf = path_of("same.pftrace"), *db = path_of("same.db");
+		char *paths[] = { dat, txt, pf };
+		struct trace_result rd, rt, rp;
 		sqlite3 *h;
 
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < 3; k++) {
 			const char *args[MAX_ARGS] = {
 				"synth", "-q", "-o", paths[k], "--seed", rows[i].seed, "--model",
 				rows[i].model, "--fault", rows[i].fault, "--events", SMALL_EVENTS,
@@ -602,32 +654,22 @@ static void test_text_equals_dat(void **state)
 			assert_int_equal(run_ucval(args, NULL, NULL), 0);
 		}
 		unlink(db);
-		assert_int_equal(analyze(db, paths, 2), strcmp(rows[i].fault, "none") ? 1 : 0);
+		assert_int_equal(analyze(db, paths, 3), strcmp(rows[i].fault, "none") ? 1 : 0);
 		h = open_db(db);
 		read_result(h, dat, &rd);
 		read_result(h, txt, &rt);
+		read_result(h, pf, &rp);
 		sqlite3_close(h);
-		for (int c = 0; c < AN_CHECK__COUNT; c++) {
-			const struct verdict *a = &rd.v[c], *b = &rt.v[c];
-
-			if (strcmp(a->verdict, b->verdict) || a->n_checked != b->n_checked ||
-			    a->n_failed != b->n_failed || a->n_undecided != b->n_undecided)
-				fail_msg("row %zu (%s): %s: dat %s %lld/%lld/%lld, text %s "
-					 "%lld/%lld/%lld", i, rows[i].fault, an_check_name(c),
-					 a->verdict, a->n_checked, a->n_failed, a->n_undecided,
-					 b->verdict, b->n_checked, b->n_failed, b->n_undecided);
-		}
-		assert_int_equal(rd.fails.nr, rt.fails.nr);
-		for (size_t k = 0; k < rd.fails.nr; k++)
-			if (memcmp(&rd.fails.w[k], &rt.fails.w[k], sizeof(rd.fails.w[k])))
-				fail_msg("row %zu (%s): window %zu differs between dat and text", i,
-					 rows[i].fault, k);
-		printf("# %-18s: dat and text: the same verdicts and %zu FAIL windows\n",
+		expect_same(i, rows[i].fault, "text", &rd, &rt);
+		expect_same(i, rows[i].fault, "pftrace", &rd, &rp);
+		printf("# %-18s: dat, text and pftrace: the same verdicts and %zu FAIL windows\n",
 		       rows[i].fault, rd.fails.nr);
 		free(rd.fails.w);
 		free(rt.fails.w);
+		free(rp.fails.w);
 		free(dat);
 		free(txt);
+		free(pf);
 		free(db);
 	}
 }
@@ -679,7 +721,8 @@ static void test_bad_usage(void **state)
 		{ "no CPU", { "synth", "-o", "x.dat", "--cpus", "0" }, 2, "0 CPUs" },
 		{ "too many policies", { "synth", "-o", "x.dat", "--cpus", "2", "--policies", "3" }, 2,
 		  "3 policies" },
-		{ "bad format", { "synth", "-o", "x.dat", "--format", "json" }, 2, "dat or text" },
+		{ "bad format", { "synth", "-o", "x.dat", "--format", "json" }, 2,
+		  "dat, text or pftrace" },
 		{ "bad number", { "synth", "-o", "x.dat", "--events", "12k" }, 2, "whole number" },
 		{ "unwritable", { "synth", "-o", "/nonexistent-dir/x.dat" }, 2, "/nonexistent-dir/x.dat" },
 		{ "fault list", { "synth", "--fault", "list" }, 0, "" },
@@ -712,6 +755,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fault_matrix),
+		cmocka_unit_test(test_fault_matrix_pftrace),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_text_equals_dat),
 		cmocka_unit_test(test_constant_memory),

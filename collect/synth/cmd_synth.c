@@ -28,8 +28,10 @@ static const char synth_usage[] =
 	"The same options give the same bytes.\n"
 	"\n"
 	"  -o, --output FILE  trace to write (required)\n"
-	"  --format F         dat (trace.dat v6) or text (ftrace text); default: text\n"
-	"                     when FILE ends in .txt, else dat\n"
+	"  --format F         dat (trace.dat v6), text (ftrace text) or pftrace\n"
+	"                     (Perfetto: ftrace event bundles per CPU); default:\n"
+	"                     text when FILE ends in .txt, pftrace in .pftrace or\n"
+	"                     .perfetto-trace, else dat\n"
 	"  --seed N           seed of every random choice (default 1)\n"
 	"  --events N         events to write (default 100000)\n"
 	"  --cpus N           CPUs (default 4, at most 256)\n"
@@ -80,6 +82,27 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* 0 to run, 1 done (help, list), -1 bad usage. */
+static int parse_format(const char *s, enum col_synth_format *out)
+{
+	static const struct {
+		const char *name;
+		enum col_synth_format format;
+	} formats[] = {
+		{ "dat", COL_SYNTH_DAT },
+		{ "text", COL_SYNTH_TEXT },
+		{ "pftrace", COL_SYNTH_PFTRACE },
+	};
+
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		if (!strcmp(s, formats[i].name)) {
+			*out = formats[i].format;
+			return 0;
+		}
+	}
+	fprintf(stderr, "ucval synth: --format expects dat, text or pftrace, got '%s'\n", s);
+	return -1;
+}
+
 static int parse_opts(int argc, char **argv, struct col_synth_opts *o, bool *is_quiet)
 {
 	struct an_modelopt mo = { 0 };
@@ -102,12 +125,8 @@ static int parse_opts(int argc, char **argv, struct col_synth_opts *o, bool *is_
 			o->out_path = optarg;
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "dat") && strcmp(optarg, "text")) {
-				fprintf(stderr, "ucval synth: --format expects dat or text, got '%s'\n",
-					optarg);
+			if (parse_format(optarg, &o->format))
 				return -1;
-			}
-			o->format = strcmp(optarg, "dat") ? COL_SYNTH_TEXT : COL_SYNTH_DAT;
 			has_format = true;
 			break;
 		case OPT_SEED:
@@ -174,6 +193,9 @@ static int parse_opts(int argc, char **argv, struct col_synth_opts *o, bool *is_
 		o->variant = mo.variant;
 	if (!has_format && ends_with(o->out_path, ".txt"))
 		o->format = COL_SYNTH_TEXT;
+	if (!has_format && (ends_with(o->out_path, ".pftrace") ||
+			    ends_with(o->out_path, ".perfetto-trace")))
+		o->format = COL_SYNTH_PFTRACE;
 	return 0;
 }
 

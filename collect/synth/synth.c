@@ -362,6 +362,7 @@ int col_synth_run(const struct col_synth_opts *o, struct col_synth_stats *st,
 	err = col_synthout_open(&s->out, o->out_path, o->format, o->nr_cpus, s->cmdlines, d);
 	if (err)
 		goto out_close_truth;
+	col_synthout_platform(s->out, sy_sched_kernel(s));
 	sy_truth_freq_init(s);
 	/* the first step: markers, first frequencies, first switches */
 	sy_sched_markers(s);

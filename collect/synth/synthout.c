@@ -7,7 +7,9 @@
  * pages (type_len/time_delta entry headers, time extends for long gaps, a
  * stored missed count for lost events) written to an unlinked file next to
  * the output; collect/datwrite.c then lays the file out. Both are written
- * in one pass with a fixed amount of memory per CPU.
+ * in one pass with a fixed amount of memory per CPU. Perfetto: each event
+ * becomes the canonical event the readers would decode from the text, and
+ * analyze/read/pfenc.c writes it into its CPU's ftrace bundle.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +25,8 @@
 #include "collect/datwrite.h"
 #include "collect/synth/synthfmt.h"
 #include "collect/synth/synthout.h"
+#include "analyze/read/alias.h"
+#include "analyze/read/pfenc.h"
 #include "lib/outfile.h"
 
 #define NS_PER_SEC	1000000000ULL
@@ -59,8 +63,9 @@ struct so_cpu {
 struct col_synthout {
 	enum col_synth_format format;
 	char *path;
-	struct rep_outfile out;		/* text: where it goes */
-	FILE *text;			/* text: out.fp while open */
+	struct rep_outfile out;		/* text, Perfetto: where it goes */
+	FILE *text;			/* text, Perfetto: out.fp while open */
+	struct an_pfenc *pf;		/* Perfetto: the bundles */
 	unsigned int nr_cpus;
 	struct so_cpu *cpu;		/* trace.dat: per CPU */
 	const char *cmdlines;
@@ -349,6 +354,131 @@ static void dat_event(struct col_synthout *o, uint64_t ts, const struct col_so_e
 	c->prev_ts = ts;
 }
 
+/* ---- Perfetto ---- */
+
+static void copy_comm(char dst[AN_COMM_LEN], const char *src)
+{
+	snprintf(dst, AN_COMM_LEN, "%s", src ? src : "");
+}
+
+static void pf_task(struct an_event *ev, const struct col_so_ev *so)
+{
+	switch (so->type) {
+	case COL_SO_WAKEUP:
+	case COL_SO_WAKEUP_NEW:
+		copy_comm(ev->wakeup.comm, so->task.comm);
+		ev->wakeup.pid = so->task.pid;
+		ev->wakeup.prio = so->task.prio;
+		ev->wakeup.target_cpu = so->task.arg0;
+		break;
+	case COL_SO_MIGRATE:
+		copy_comm(ev->migrate.comm, so->task.comm);
+		ev->migrate.pid = so->task.pid;
+		ev->migrate.prio = so->task.prio;
+		ev->migrate.orig_cpu = so->task.arg0;
+		ev->migrate.dest_cpu = so->task.arg1;
+		break;
+	default:
+		copy_comm(ev->task.comm, so->task.comm);
+		ev->task.pid = so->task.pid;
+		ev->task.prio = so->task.prio;
+		break;
+	}
+}
+
+static void pf_fields(struct an_event *ev, const struct col_so_ev *so)
+{
+	switch (so->type) {
+	case COL_SO_SWITCH:
+		copy_comm(ev->sw.prev_comm, so->sw.prev_comm);
+		ev->sw.prev_pid = so->sw.prev_pid;
+		ev->sw.prev_prio = so->sw.prev_prio;
+		state_letters(so->sw.prev_state, ev->sw.prev_state);
+		copy_comm(ev->sw.next_comm, so->sw.next_comm);
+		ev->sw.next_pid = so->sw.next_pid;
+		ev->sw.next_prio = so->sw.next_prio;
+		break;
+	case COL_SO_FORK:
+		copy_comm(ev->fork.parent_comm, so->fork.parent_comm);
+		ev->fork.parent_pid = so->fork.parent_pid;
+		copy_comm(ev->fork.child_comm, so->fork.child_comm);
+		ev->fork.child_pid = so->fork.child_pid;
+		break;
+	case COL_SO_FREQ:
+		ev->freq.freq_khz = so->freq.khz;
+		ev->freq.cpu_id = (int)so->freq.cpu_id;
+		break;
+	case COL_SO_PRINT:
+		ev->print.text = so->text;
+		ev->print.len = strlen(so->text);
+		break;
+	case COL_SO_UTIL_CFS:
+		ev->util_cfs.cpu = (int)so->util.cpu;
+		ev->util_cfs.util_avg = so->util.util_avg;
+		ev->util_cfs.uclamp_avg = so->util.uclamp_avg;
+		ev->util_cfs.uclamp_min = so->util.uclamp_min;
+		ev->util_cfs.uclamp_max = so->util.uclamp_max;
+		break;
+	case COL_SO_TASK_EFF:
+		copy_comm(ev->task_eff.comm, so->eff.comm);
+		ev->task_eff.pid = so->eff.pid;
+		ev->task_eff.clamp_id = so->eff.clamp_id;
+		ev->task_eff.value = so->eff.value;
+		ev->task_eff.effective = so->eff.effective;
+		ev->task_eff.group_id = so->eff.slot;
+		break;
+	default:
+		pf_task(ev, so);
+		break;
+	}
+}
+
+/* The canonical type and raw name of each synth event. */
+static const struct {
+	enum an_event_type type;
+	const char *name;
+} pf_types[COL_SO__COUNT] = {
+	[COL_SO_SWITCH] = { AN_EV_SCHED_SWITCH, "sched_switch" },
+	[COL_SO_WAKEUP] = { AN_EV_SCHED_WAKEUP, "sched_wakeup" },
+	[COL_SO_WAKEUP_NEW] = { AN_EV_SCHED_WAKEUP_NEW, "sched_wakeup_new" },
+	[COL_SO_MIGRATE] = { AN_EV_SCHED_MIGRATE_TASK, "sched_migrate_task" },
+	[COL_SO_FORK] = { AN_EV_SCHED_PROCESS_FORK, "sched_process_fork" },
+	[COL_SO_EXIT] = { AN_EV_SCHED_PROCESS_EXIT, "sched_process_exit" },
+	[COL_SO_FREE] = { AN_EV_SCHED_PROCESS_FREE, "sched_process_free" },
+	[COL_SO_FREQ] = { AN_EV_CPU_FREQUENCY, "cpu_frequency" },
+	[COL_SO_PRINT] = { AN_EV_PRINT, "print" },
+	[COL_SO_UTIL_CFS] = { AN_EV_UCLAMP_UTIL_CFS, "uclamp_util_cfs" },
+	[COL_SO_TASK_EFF] = { AN_EV_UCLAMP_TASK_EFF, "uclamp_task_eff" },
+};
+
+static void pf_event(struct col_synthout *o, uint64_t ts, const struct col_so_ev *so)
+{
+	struct an_event ev;
+
+	if (so->type >= COL_SO__COUNT)
+		return;
+	an_alias_reset(&ev, pf_types[so->type].type);
+	ev.name = pf_types[so->type].name;
+	ev.ts_ns = ts;
+	ev.cpu = (int)so->cpu;
+	ev.pid = so->pid;
+	/* every field synth writes is in the record (the cpumask of policies is not) */
+	ev.present = (UINT32_C(1) << an_alias_type(ev.type)->nr_fields) - 1;
+	if (so->type == COL_SO_FREQ)
+		ev.present &= ~(UINT32_C(1) << 2);
+	pf_fields(&ev, so);
+	an_pfenc_event(o->pf, &ev);
+}
+
+static void pf_lost(struct col_synthout *o, unsigned int cpu)
+{
+	struct an_event ev;
+
+	an_alias_reset(&ev, AN_EV_LOST_EVENTS);
+	ev.cpu = (int)cpu;
+	an_pfenc_event(o->pf, &ev);
+}
+
 /* ---- public ---- */
 
 static char *sibling_template(const char *path, const char *suffix)
@@ -370,6 +500,20 @@ static int open_text(struct col_synthout *o, struct an_diag *d)
 	if (o->text != stdout)
 		setvbuf(o->text, NULL, _IOFBF, TEXT_BUF);
 	fprintf(o->text, "# tracer: nop\n#\ncpus=%u\n", o->nr_cpus);
+	return 0;
+}
+
+static int open_pftrace(struct col_synthout *o, struct an_diag *d)
+{
+	int err = rep_outfile_open(&o->out, o->path, d);
+
+	if (err)
+		return err;
+	o->text = o->out.fp;
+	if (o->text != stdout)
+		setvbuf(o->text, NULL, _IOFBF, TEXT_BUF);
+	if (an_pfenc_open(&o->pf, o->text))
+		return an_diag_fail(d, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -422,7 +566,8 @@ int col_synthout_open(struct col_synthout **out, const char *path,
 		free(o);
 		return an_diag_fail(d, -ENOMEM, "out of memory");
 	}
-	err = format == COL_SYNTH_TEXT ? open_text(o, d) : open_dat(o, d);
+	err = format == COL_SYNTH_TEXT ? open_text(o, d) :
+	      format == COL_SYNTH_PFTRACE ? open_pftrace(o, d) : open_dat(o, d);
 	if (err) {
 		col_synthout_free(o);
 		return err;
@@ -431,10 +576,18 @@ int col_synthout_open(struct col_synthout **out, const char *path,
 	return 0;
 }
 
+void col_synthout_platform(struct col_synthout *o, const char *release)
+{
+	if (o->format == COL_SYNTH_PFTRACE)
+		an_pfenc_system_info(o->pf, release, o->nr_cpus);
+}
+
 void col_synthout_event(struct col_synthout *o, uint64_t ts_ns, const struct col_so_ev *ev)
 {
 	if (o->format == COL_SYNTH_TEXT)
 		text_event(o, ts_ns, ev);
+	else if (o->format == COL_SYNTH_PFTRACE)
+		pf_event(o, ts_ns, ev);
 	else
 		dat_event(o, ts_ns, ev);
 }
@@ -443,6 +596,10 @@ void col_synthout_lost(struct col_synthout *o, unsigned int cpu, uint64_t count)
 {
 	if (o->format == COL_SYNTH_TEXT) {
 		fprintf(o->text, "CPU:%u [LOST %llu EVENTS]\n", cpu, (unsigned long long)count);
+		return;
+	}
+	if (o->format == COL_SYNTH_PFTRACE) {
+		pf_lost(o, cpu);
 		return;
 	}
 	finish_page(o, &o->cpu[cpu]);
@@ -455,6 +612,16 @@ static int close_text(struct col_synthout *o, struct an_diag *d)
 
 	o->text = NULL;
 	return err;
+}
+
+static int close_pftrace(struct col_synthout *o, struct an_diag *d)
+{
+	int err = an_pfenc_close(o->pf);
+
+	o->pf = NULL;
+	if (err)
+		return an_diag_fail(d, err, "%s", strerror(-err));
+	return close_text(o, d);
 }
 
 static int close_dat(struct col_synthout *o, struct an_diag *d)
@@ -517,6 +684,8 @@ int col_synthout_close(struct col_synthout *o, struct an_diag *d)
 		err = an_diag_fail(d, o->err, "%s", strerror(-o->err));
 	else if (o->format == COL_SYNTH_TEXT)
 		err = close_text(o, d);
+	else if (o->format == COL_SYNTH_PFTRACE)
+		err = close_pftrace(o, d);
 	else
 		err = close_dat(o, d);
 	col_synthout_free(o);
@@ -527,6 +696,7 @@ void col_synthout_free(struct col_synthout *o)
 {
 	if (!o)
 		return;
+	an_pfenc_close(o->pf);
 	if (o->text)
 		rep_outfile_abort(&o->out);
 	for (unsigned int i = 0; o->cpu && i < o->nr_cpus; i++) {

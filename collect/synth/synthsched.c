@@ -568,6 +568,11 @@ void sy_sched_start(struct synth *s)
 		s->group[g].path = group_paths[g];
 }
 
+const char *sy_sched_kernel(const struct synth *s)
+{
+	return s->o->variant == MODEL_V3 ? "4.19.0" : "6.1.0";
+}
+
 static void platform_markers(struct synth *s)
 {
 	char freqs[MODEL_SU_MAX_OPPS * 12];
@@ -575,8 +580,7 @@ static void platform_markers(struct synth *s)
 	sy_print(s, "ucval: platform cpus=%u model=%s task_group=1 invariant=1 groups=%u "
 		 "scale=%d tick_us=%u kernel=%s", s->o->nr_cpus,
 		 s->o->variant == MODEL_V3 ? "v3" : "mainline", s->sys.cfg.groups, MODEL_SCALE,
-		 s->tick_us,
-		 s->o->variant == MODEL_V3 ? "4.19.0" : "6.1.0");
+		 s->tick_us, sy_sched_kernel(s));
 	for (unsigned int c = 0; c < s->o->nr_cpus; c++) {
 		const struct sy_policy *p = &s->pol[s->cpu[c].policy];
 		size_t n = 0;

@@ -19,6 +19,14 @@
 void sy_sched_start(struct synth *s);
 
 /**
+ * sy_sched_kernel() - the kernel release the synthetic trace claims
+ * @s: generator
+ *
+ * Return: a static string: 4.19.0 for the v3 model, 6.1.0 for mainline.
+ */
+const char *sy_sched_kernel(const struct synth *s);
+
+/**
  * sy_sched_markers() - the first step's markers: platform, task groups and
  * the long-lived tasks with their first requests
  * @s: generator

@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: MIT
 # tests/bench/run.sh UCVAL TCMD_ITER WORKDIR - `make bench`: how fast is
 # `ucval analyze` against `trace-cmd report` and against plain libtracecmd
-# iteration (tcmd_iter) on the same trace.dat, and how fast are the text and
-# systrace readers. Prints wall time (best of $BENCH_RUNS; the worst run too
+# iteration (tcmd_iter) on the same trace.dat, how fast are the text and
+# systrace readers, and the Perfetto reader against the trace.dat reader on
+# the same synthetic trace. Prints wall time (best of $BENCH_RUNS; the worst run too
 # when it was 10 % slower: a noisy machine), events/s, peak
 # RSS and ratios. It never asserts a time: numbers are for people.
 #
 # Traces (in WORKDIR):
 #   synth.dat  `ucval synth`, $BENCH_SYNTH_EVENTS events (default 5 million),
 #              made again each run, its generation timed on its own line
+#   synth.pftrace  the same trace (same seed) as Perfetto ftrace bundles
 #   real.dat   (made once) `ucval collect` of `perf bench sched pipe` (root, tracefs, perf)
 #   real-zstd.dat  real.dat as trace-cmd 3.x writes by default (v7, zstd),
 #              converted once with trace-cmd convert
@@ -95,6 +97,36 @@ bench_dat() {	# bench_dat NAME FILE
 	echo "$n $an_t" > "$WORK/$name.an"
 }
 
+# The Perfetto reader against the trace.dat reader: the synthetic trace of
+# the same seed in both formats, analyzed without a database, all checks and
+# trace_integrity alone (the least the replay can do: mostly reading).
+bench_pftrace() {
+	n=$SYNTH_EVENTS
+	rm -f "$WORK/synth.pftrace"
+	"$UCVAL" synth -q -o "$WORK/synth.pftrace" --format pftrace --events "$n" --cpus 8 \
+		--seed 1 2>"$WORK/stderr" || { cat "$WORK/stderr" >&2; return 1; }
+	echo
+	echo "perfetto: the same $n events as trace.dat ($(($(stat -c %s "$WORK/synth.dat") / 1048576)) MB)" \
+		"and as Perfetto ($(($(stat -c %s "$WORK/synth.pftrace") / 1048576)) MB)"
+	set -- $(analyze_nodb "$WORK/synth.dat") || return; d_t=$1 d_m=$2 d_w=$4
+	set -- $(analyze_nodb "$WORK/synth.pftrace") || return; p_t=$1 p_m=$2 p_w=$4
+	set -- $(analyze_nodb --checks trace_integrity "$WORK/synth.dat") || return
+	di_t=$1 di_m=$2 di_w=$4
+	set -- $(analyze_nodb --checks trace_integrity "$WORK/synth.pftrace") || return
+	pi_t=$1 pi_m=$2 pi_w=$4
+	echo "                                      wall       events/s      peak RSS  ratio to trace.dat"
+	row "trace.dat: ucval analyze (no db)" "$d_t" "$d_m" "$n" "" "$d_w"
+	row "perfetto:  ucval analyze (no db)" "$p_t" "$p_m" "$n" "$d_t" "$p_w"
+	row "trace.dat: --checks trace_integrity" "$di_t" "$di_m" "$n" "" "$di_w"
+	row "perfetto:  --checks trace_integrity" "$pi_t" "$pi_m" "$n" "$di_t" "$pi_w"
+	awk -v dt="$d_t" -v pt="$p_t" -v dm="$d_m" -v pm="$p_m" -v di="$di_t" -v pi="$pi_t" \
+	    -v dim="$di_m" -v pim="$pi_m" 'BEGIN {
+		if (dt < 0.005) dt = 0.005; if (di < 0.005) di = 0.005;
+		printf "  => perfetto/trace.dat: %.2fx the time, %.2fx the peak RSS (all checks);" \
+		       " %.2fx the time, %.2fx the peak RSS (trace_integrity only)\n",
+		       pt / dt, pm / dm, pi / di, pim / dim }'
+}
+
 echo "ucval bench: best of $RUNS runs (the worst shown when 10 % slower); ratio = time / libtracecmd iteration time"
 if "$UCVAL" synth --help >/dev/null 2>&1; then
 	# made again each run (it is quick) with this ucval; timed on its own,
@@ -113,6 +145,7 @@ if "$UCVAL" synth --help >/dev/null 2>&1; then
 		rm -f "$WORK/synth.dat"
 	fi
 	[ -s "$WORK/synth.dat" ] && bench_dat synth "$WORK/synth.dat"
+	[ -s "$WORK/synth.dat" ] && bench_pftrace
 else
 	echo "bench: skipped the synthetic trace: this ucval has no 'synth' command yet"
 fi
