@@ -9,7 +9,6 @@
 #include "lib/pbwire.h"
 
 #define VARINT_MAX_BYTES	10
-#define FIELD_MAX		((1u << 29) - 1)
 
 void an_pb_init(struct an_pb *pb, const void *buf, size_t len)
 {
@@ -71,7 +70,7 @@ static int read_tag(const uint8_t **p, const uint8_t *end, uint32_t *number,
 		return err;
 	if ((tag & 7) > AN_PB_I32)
 		return AN_PB_E_WIRE;
-	if ((tag >> 3) == 0 || (tag >> 3) > FIELD_MAX)
+	if ((tag >> 3) == 0 || (tag >> 3) > AN_PB_FIELD_MAX)
 		return AN_PB_E_FIELD;
 	*number = (uint32_t)(tag >> 3);
 	*wire = (enum an_pb_wire)(tag & 7);

@@ -40,6 +40,9 @@ enum an_pb_err {
 	AN_PB_E_FIELD = -1005,	/* field number 0 or above 2^29 - 1 */
 };
 
+/* The largest field number (2^29 - 1); larger ones are AN_PB_E_FIELD. */
+#define AN_PB_FIELD_MAX		((1u << 29) - 1)
+
 /* Groups nested deeper than this are refused (AN_PB_E_GROUP). */
 #define AN_PB_MAX_GROUP_DEPTH	32
 

@@ -329,6 +329,12 @@ static void test_detect(void **state)
 		{ "packet then not a packet", "\x0a\x02\x08\x01\x12", 5, AN_FORMAT_UNKNOWN },
 		{ "two packets", "\x0a\x02\x08\x01\x0a\x02\x50\x01", 8, AN_FORMAT_PERFETTO },
 		{ "a packet the probe cuts", "\x0a\x7f\x50\x01\x0a\x10\x08\x01", 8, AN_FORMAT_PERFETTO },
+		/* a first packet larger than the probe: its first field cut */
+		{ "a bundle the probe cuts, first in its packet",
+		  "\x0a\x90\x4e\x0a\x8c\x4e\x08\x00\x12\x05", 10, AN_FORMAT_PERFETTO },
+		{ "a cut field longer than its packet", "\x0a\x10\x0a\x8c\x4e\x08\x00", 7,
+		  AN_FORMAT_UNKNOWN },
+		{ "a cut field of a varint wire type", "\x0a\x90\x4e\x08\x96", 5, AN_FORMAT_UNKNOWN },
 	};
 	char buf[8192];
 	FILE *fp;

@@ -89,6 +89,22 @@ struct an_pftrace {
 
 /* ---- detection ---- */
 
+/*
+ * The field at @p, which runs past the probe's bytes (a first packet larger
+ * than the probe, its ftrace bundle most often): a length-delimited field
+ * whose length ends inside the @left bytes its packet has from @p.
+ */
+static bool cut_field_fits(const uint8_t *p, const uint8_t *end, uint64_t left)
+{
+	const uint8_t *start = p;
+	uint64_t tag, flen;
+
+	if (an_pb_varint(&p, end, &tag) || (tag & 7) != AN_PB_LEN || !(tag >> 3) ||
+	    (tag >> 3) > AN_PB_FIELD_MAX || an_pb_varint(&p, end, &flen))
+		return false;
+	return flen <= left - (uint64_t)(p - start);
+}
+
 bool an_pftrace_probe(const void *buf, size_t len)
 {
 	const uint8_t *p = buf, *end = p + len;
@@ -109,7 +125,9 @@ bool an_pftrace_probe(const void *buf, size_t len)
 		nr++;
 	if (have == plen)	/* the whole packet: it decodes, the next one starts */
 		return rc == 0 && nr && (p + have == end || p[have] == 0x0a);
-	return nr > 0 && (rc == 0 || rc == AN_PB_E_VARINT || rc == AN_PB_E_LEN);
+	if (rc == AN_PB_E_LEN)	/* a field the probe cuts: it must end in the packet */
+		return cut_field_fits(p + an_pb_offset(&pb), end, plen - an_pb_offset(&pb));
+	return nr > 0 && (rc == 0 || rc == AN_PB_E_VARINT);
 }
 
 /* ---- the index pass ---- */
