@@ -244,6 +244,19 @@ static int rec_cmp(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/*
+ * A bundle of typed events alone is in time order already: sorting it
+ * anyway cost a quarter of the reading (callgrind, 300k synthetic events).
+ * compact_sched's records, appended after the others, are not.
+ */
+static bool is_sorted(const struct an_pfbundle *b)
+{
+	for (size_t i = 1; i < b->nr_rec; i++)
+		if (rec_cmp(&b->rec[i - 1], &b->rec[i]) > 0)
+			return false;
+	return true;
+}
+
 int an_pfbundle_load(struct an_pfbundle *b, const uint8_t *data, size_t len, struct an_diag *d)
 {
 	struct an_pb pb;
@@ -269,7 +282,7 @@ int an_pfbundle_load(struct an_pfbundle *b, const uint8_t *data, size_t len, str
 		return err;
 	if (rc < 0)
 		return corrupt_at(d, an_pb_offset(&pb), "ftrace bundle", rc);
-	if (b->nr_rec > 1)
+	if (!is_sorted(b))
 		qsort(b->rec, b->nr_rec, sizeof(*b->rec), rec_cmp);
 	return 0;
 }
