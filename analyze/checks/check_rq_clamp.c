@@ -79,6 +79,7 @@
 #include <stdlib.h>
 
 #include "analyze/checks/checks.h"
+#include "analyze/checks/cover.h"
 #include "lib/malloc.h"
 
 #define MAX_PENDING	4	/* distinct (min, max) pairs of one CPU at one instant */
@@ -103,6 +104,7 @@ struct rq_cpu {
 	unsigned int queued_nr;		/* the model's queued tasks then ... */
 	long long queued_sum;		/* ... and the sum of their pids */
 	int queued_obs[MODEL_UCLAMP_CNT];
+	uint64_t cover_ns;		/* rule coverage counted up to here */
 };
 
 struct rq_check {
@@ -207,6 +209,24 @@ static bool may_be_unseen(const struct an_replay *r, int cpu, int id, int obs)
 }
 
 /*
+ * Rule coverage of one judged sample of @cpu at @ts: the rule behind the
+ * model's value, over the time since the value last changed (since the
+ * CPU's previous sample at most).
+ */
+static void cover(const struct an_replay *r, struct rq_check *k, int cpu, uint64_t ts)
+{
+	struct rq_cpu *rc = &k->cpu[cpu];
+	uint64_t from = r->cpu[cpu].clamp_changed_ns;
+	int row = an_cover_count(k->res, AN_CHECK_RQ_CLAMP, r->variant, rule_of(r, cpu));
+
+	if (rc->cover_ns > from)
+		from = rc->cover_ns;
+	an_cover_time(k->res, AN_CHECK_RQ_CLAMP, row, ts > from ? ts - from : 0);
+	if (ts > rc->cover_ns)
+		rc->cover_ns = ts;
+}
+
+/*
  * Judge the pair @obs of @cpu at @ts: it agrees with the model's pair
  * before @ts or now; with @is_after_only, now only.
  */
@@ -259,8 +279,10 @@ static void judge(struct an_replay *r, struct rq_check *k, int cpu, uint64_t ts,
 			an_win_doubt_hiding(k->res, &rc->doubt, &w, true);
 		}
 	}
-	if (is_judged)
+	if (is_judged) {
 		k->res->stats[AN_CHECK_RQ_CLAMP].n_checked++;
+		cover(r, k, cpu, ts);
+	}
 }
 
 static void resolve(struct an_replay *r, struct rq_check *k, int cpu)

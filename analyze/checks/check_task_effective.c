@@ -33,6 +33,7 @@
 #include <stdlib.h>
 
 #include "analyze/checks/checks.h"
+#include "analyze/checks/cover.h"
 #include "analyze/checks/keyed.h"
 #include "analyze/replay/tgroups.h"
 #include "analyze/checks/wintab.h"
@@ -60,6 +61,19 @@ static void explain(const struct an_replay *r, const struct model_task *mt,
 		     r->sys.dflt[id].value);
 	an_explain_line(buf, size, &at, is_v3 ? "VT1" : "MT1", "effective",
 		     model_task_eff(&r->sys, mt, id, NULL));
+}
+
+/*
+ * Rule coverage of one compared effective value of @mt: the effective value
+ * rule, and the group's when the task is in a group other than the root.
+ */
+static void cover(struct an_keyed *k, const struct an_replay *r, const struct model_task *mt)
+{
+	bool is_v3 = r->variant == MODEL_V3;
+
+	an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, is_v3 ? "VT1" : "MT1");
+	if (mt->tg && mt->tg != &r->sys.root_tg)
+		an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, is_v3 ? "VT7" : "MT5");
 }
 
 /* The window of a disagreement (FAIL or UNDECIDED) of @pid's @id at @ev. */
@@ -101,10 +115,12 @@ static int judge(struct an_keyed *k, struct an_replay *r, const struct an_event 
 				    &old) &&
 		    old == (int)observed)) {
 		k->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
+		cover(k, r, &t->mt);
 		an_win_agree(k->res, &ent->fail, ev->ts_ns);
 		an_win_close(k->res, &ent->doubt, ev->ts_ns);
 	} else if (an_task_is_clamp_known(t) && !(r->step.is_learnt && r->step.learn_ret < 0)) {
 		k->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
+		cover(k, r, &t->mt);
 		an_win_close(k->res, &ent->doubt, ev->ts_ns);
 		make_window(&w, r, ev, pid, id, observed, expected);
 		an_win_observe(k->res, &ent->fail, &w);
