@@ -77,7 +77,7 @@ static int add_coverage(struct an_db *db, const struct an_tracerun *t, struct an
 		for (int r = 0; r < MODEL_RULES_NR && !err; r++) {
 			const struct an_rule_cov *c = &t->res.cover[i][r];
 			struct an_db_coverage row = {
-				.check = an_check_name(i), .rule = model_rules[r].id,
+				.check_id = an_check_name(i), .rule = model_rules[r].id,
 				.times = c->times, .decided_ns = c->decided_ns,
 			};
 

@@ -245,11 +245,11 @@ static const char schema2_sql[] =
 static const char schema4_sql[] =
 	"CREATE TABLE IF NOT EXISTS rule_coverage("
 	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
-	" \"check\" TEXT NOT NULL,"
+	" check_id TEXT NOT NULL,"
 	" rule TEXT NOT NULL,"
 	" times INTEGER NOT NULL,"
 	" decided_ns INTEGER NOT NULL,"
-	" PRIMARY KEY(trace_id, \"check\", rule));";
+	" PRIMARY KEY(trace_id, check_id, rule));";
 
 enum stmt_id {
 	ST_FIND_TRACE,
@@ -315,7 +315,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 		"INSERT INTO freq_residency(trace_id, policy, khz, observed_ns, expected_ns)"
 		" VALUES(?1, ?2, ?3, ?4, ?5)",
 	[ST_INSERT_COVERAGE] =
-		"INSERT INTO rule_coverage(trace_id, \"check\", rule, times, decided_ns)"
+		"INSERT INTO rule_coverage(trace_id, check_id, rule, times, decided_ns)"
 		" VALUES(?1, ?2, ?3, ?4, ?5)",
 };
 
@@ -928,7 +928,7 @@ int an_db_coverage_add(struct an_db *db, const struct an_db_coverage *c, struct 
 	if (err)
 		return err;
 	sqlite3_bind_int64(st, 1, db->trace_id);
-	sqlite3_bind_text(st, 2, c->check, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, c->check_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, c->rule, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)c->times);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)c->decided_ns);

@@ -95,7 +95,7 @@ struct an_db_window {
 
 /* One row of `rule_coverage` (schema 4): rule coverage of one check (analyze/checks/cover.h). */
 struct an_db_coverage {
-	const char *check;
+	const char *check_id;
 	const char *rule;
 	uint64_t times;			/* comparisons whose expected value the rule decided */
 	uint64_t decided_ns;		/* trace time they cover */
