@@ -190,7 +190,7 @@ struct cover_row {
  * counted: VR4), 10.00305 (a and b: VR4), 10.0041 (b left: VR5), 10.0051
  * (idle: VR11), 10.0061 (b back: VR4); each covers the time since its
  * CPU's value last changed. task_effective-pass (mainline): 5 compared
- * effective values, 3 of tasks in a group (MT5). request_result-pass (v3):
+ * effective values, 3 of tasks in a group (MT5, its restriction MT2). request_result-pass (v3):
  * 4 requests the model decided, one at the groups' capacity (VG7).
  * freq_prediction-pass (mainline 5.10): 6 predicted intervals over 18.9 ms,
  * one rate-limit comparison over the 11 ms between two changes, two
@@ -202,6 +202,7 @@ static const struct cover_row cover_rows[] = {
 	{ "rq_clamp-pass.txt", AN_CHECK_RQ_CLAMP, "VR11", 2, 600000 },
 	{ "task_effective-pass.txt", AN_CHECK_TASK_EFFECTIVE, "MT1", 5, 0 },
 	{ "task_effective-pass.txt", AN_CHECK_TASK_EFFECTIVE, "MT5", 3, 0 },
+	{ "task_effective-pass.txt", AN_CHECK_TASK_EFFECTIVE, "MT2", 3, 0 },
 	{ "request_result-pass.txt", AN_CHECK_REQUEST_RESULT, "VA4", 3, 0 },
 	{ "request_result-pass.txt", AN_CHECK_REQUEST_RESULT, "VG7", 1, 0 },
 	{ "request_result-pass.txt", AN_CHECK_GROUPS_EXHAUSTED, "VG7", 4, 0 },

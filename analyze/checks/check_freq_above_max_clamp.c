@@ -123,7 +123,10 @@ static bool chain(const struct an_replay *r, const void *ctx, int cpu,
 		return false;
 	for (unsigned int c = 0; c < p->su.nr_cpus; c++)
 		an_fq_cpu_in(r, p->su.cpu[c], &in[c]);
-	return !model_su_ceiling(&p->su, in, &b, ex);
+	if (model_su_ceiling(&p->su, in, &b, ex))
+		return false;
+	an_fq_cover_rt(r, p, ex);
+	return true;
 }
 
 static void drop_until(struct an_replay *r, struct an_results *res,

@@ -90,7 +90,11 @@ static bool chain(const struct an_replay *r, const void *ctx, int cpu,
 
 	(void)cpu;
 	an_fq_cpu_in(r, c->cpu, &in);
-	return !model_su_floor(&c->p->su, &in, &b, ex);
+	if (model_su_floor(&c->p->su, &in, &b, ex))
+		return false;
+	if (in.is_rt_runnable)
+		an_fq_cover_rt(r, c->p, ex);
+	return true;
 }
 
 /* Judge @fc at @ts_ns with its bound in force, the key's observation kept. */

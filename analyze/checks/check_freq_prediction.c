@@ -376,7 +376,10 @@ static bool chain(const struct an_replay *r, const void *ctx, int cpu,
 	unsigned int lo, hi;
 
 	(void)cpu;
-	return predict(r, c->k, c->p, &j, &lo, &hi, ex, NULL);
+	if (!predict(r, c->k, c->p, &j, &lo, &hi, ex, NULL))
+		return false;
+	an_fq_cover_rt(r, c->p, ex);
+	return true;
 }
 
 /* S18 and MS6: the highest prediction of the busy stretch, when it may be held. */

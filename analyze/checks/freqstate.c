@@ -229,6 +229,32 @@ static void account(struct an_fq_key *k, uint64_t ts_ns, struct an_fq_tally *tal
 	}
 }
 
+/**
+ * an_fq_cover_rt() - rule coverage: MS2 into a chain when it decided
+ * @r: replay
+ * @p: the policy judged
+ * @ex: the chain of its bound or prediction
+ *
+ * Mainline with the static key on: an RT task queued on a CPU of @p does
+ * not force the highest frequency, its boost comes through the rq
+ * UCLAMP_MIN (MS2). The model's chain shows MS2 only when the key is off.
+ */
+void an_fq_cover_rt(const struct an_replay *r, const struct an_freq_policy *p,
+		    struct model_su_explain *ex)
+{
+	struct model_su_cpu_in in;
+
+	if (r->variant != MODEL_MAINLINE || !r->sys.is_uclamp_used || !p->su.feat.has_uclamp)
+		return;
+	for (unsigned int c = 0; c < p->su.nr_cpus; c++) {
+		an_fq_cpu_in(r, p->su.cpu[c], &in);
+		if (in.is_rt_runnable) {
+			model_su_explain_add(ex, "MS2", "RT runnable, key on", 1, 1, 0);
+			return;
+		}
+	}
+}
+
 /* Rule coverage: the decidable interval of @k ends at @ts_ns. */
 static void cover_end(struct an_results *res, struct an_fq_key *k, uint64_t ts_ns)
 {

@@ -225,6 +225,8 @@ struct an_fq_judgement {
 	bool is_drop;
 };
 
+void an_fq_cover_rt(const struct an_replay *r, const struct an_freq_policy *p,
+		    struct model_su_explain *ex);
 void an_fq_key_change(struct an_replay *r, struct an_results *res, struct an_fq_key *k,
 		      const struct an_fq_judgement *j, struct an_fq_tally *tally);
 
