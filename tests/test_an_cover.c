@@ -406,6 +406,13 @@ static void test_report(void **state)
 		if (!strstr(text, json[i]))
 			fail_msg("JSON report lacks '%s':\n%s", json[i], text);
 	free(text);
+	/* analyze --json carries the same rows */
+	assert_int_equal(run_ucval("analyze -q --json - traces/rq_clamp-pass.txt", out), 0);
+	text = slurp(out);
+	if (!strstr(text, "\"rule_coverage\": [\n      {\"check_id\": \"rq_clamp\", \"rule\": \"VR4\","
+		    " \"times\": 3, \"decided_ns\": 150000},"))
+		fail_msg("analyze --json lacks the rule coverage:\n%s", text);
+	free(text);
 	snprintf(args, sizeof(args), "rm -rf '%s'", dir);
 	assert_int_equal(system(args), 0);
 }

@@ -8,7 +8,8 @@
  *
  * What decided_ns covers, by kind of comparison:
  *  - an interval (the frequency checks): its length, from the judgement that
- *    opened it to the next change of the key;
+ *    opened it to the next change of the key; the rate limit comparison
+ *    (S15, S16): the time between the two changes it compares;
  *  - a sample of a value the model holds over time (rq_clamp): the time from
  *    the model's last change of that value to the sample, clipped at the
  *    key's previous comparison so that no instant counts twice;
