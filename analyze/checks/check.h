@@ -142,6 +142,9 @@ struct an_check_stats {
 	const char *reason;
 };
 
+/* Entries of an_results.cover_memo (a power of two). */
+#define AN_COVER_MEMO	128
+
 /**
  * struct an_rule_cov - how one check used one rule of the model
  * @times: comparisons with the kernel whose expected value the rule decided
@@ -165,6 +168,8 @@ struct an_rule_cov {
  * @cover: rule coverage per check and row of model_rules[] (cover.h)
  * @n_cover_foreign: rules a check cited that the spec does not define for
  *		     the variant: not counted in @cover (a bug of the check)
+ * @cover_memo: rows of the rule ID strings seen, by address (the IDs are
+ *		static strings): a lookup per comparison costs no string search
  */
 struct an_results {
 	struct an_check_stats stats[AN_CHECK__COUNT];
@@ -175,6 +180,7 @@ struct an_results {
 	struct an_freq_sink freq_sink;
 	struct an_rule_cov cover[AN_CHECK__COUNT][MODEL_RULES_NR];
 	uint64_t n_cover_foreign;
+	struct { const char *id; int row; } cover_memo[AN_COVER_MEMO];
 };
 
 /**
