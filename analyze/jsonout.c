@@ -165,6 +165,29 @@ static void notes(struct rep_json *j, const struct an_summary *s)
 	rep_json_end(j);
 }
 
+/* Rule coverage: per check, the rules that decided compared values (cover.h). */
+static void coverage(struct rep_json *j, const struct an_tracerun *t)
+{
+	rep_json_break(j, ARRAY_COL);
+	rep_json_arr(j, "rule_coverage", true);
+	for (int i = 0; i < AN_CHECK__COUNT; i++) {
+		for (int r = 0; r < MODEL_RULES_NR; r++) {
+			const struct an_rule_cov *c = &t->res.cover[i][r];
+
+			if (!c->times)
+				continue;
+			rep_json_break(j, ITEM_COL);
+			rep_json_obj(j, NULL, true);
+			rep_json_str(j, "check_id", an_check_name(i));
+			rep_json_str(j, "rule", model_rules[r].id);
+			rep_json_uint(j, "times", c->times);
+			rep_json_uint(j, "decided_ns", c->decided_ns);
+			rep_json_end(j);
+		}
+	}
+	rep_json_end(j);
+}
+
 void an_jsonout_trace(FILE *out, struct an_tracerun *t, const struct an_diag *err)
 {
 	struct rep_json j;
@@ -195,6 +218,7 @@ void an_jsonout_trace(FILE *out, struct an_tracerun *t, const struct an_diag *er
 	rep_json_end(&j);
 	events(&j, &t->sum);
 	notes(&j, &t->sum);
+	coverage(&j, t);
 	rep_json_end(&j);
 }
 

@@ -68,6 +68,26 @@ static int add_verdicts(struct an_db *db, const struct an_tracerun *t, struct an
 	return err;
 }
 
+/* Rule coverage: a row per check and rule that decided something. */
+static int add_coverage(struct an_db *db, const struct an_tracerun *t, struct an_diag *d)
+{
+	int err = 0;
+
+	for (int i = 0; i < AN_CHECK__COUNT && !err; i++) {
+		for (int r = 0; r < MODEL_RULES_NR && !err; r++) {
+			const struct an_rule_cov *c = &t->res.cover[i][r];
+			struct an_db_coverage row = {
+				.check_id = an_check_name(i), .rule = model_rules[r].id,
+				.times = c->times, .decided_ns = c->decided_ns,
+			};
+
+			if (c->times)
+				err = an_db_coverage_add(db, &row, d);
+		}
+	}
+	return err;
+}
+
 int an_save_trace(struct an_db *db, const char *options, struct an_tracerun *t,
 		  struct an_diag *d)
 {
@@ -89,6 +109,8 @@ int an_save_trace(struct an_db *db, const char *options, struct an_tracerun *t,
 	if (err)
 		return err;
 	err = add_verdicts(db, t, d);
+	if (!err)
+		err = add_coverage(db, t, d);
 	if (!err)
 		err = an_winbuf_for_each(&t->wins, db_window, &ctx);
 	if (!err)

@@ -4,6 +4,7 @@
  * names of the database (events.md §5), in a fixed order; absent values are
  * null, never left out, so a consumer can rely on every key being there.
  */
+#include "reports/coverage.h"
 #include "reports/jsonrep.h"
 
 /**
@@ -116,6 +117,7 @@ static void trace(struct rep_json *j, const struct rep_sel *sel, const struct re
 	windows(j, "mismatches", t->windows, t->nr_windows, true);
 	windows(j, "undecided", t->undecided, t->nr_undecided, false);
 	residency(j, sel, t);
+	rep_coverage_json(j, sel->db, t);
 	rep_json_end(j);
 }
 

@@ -39,6 +39,7 @@ static const char *const v2_table_name[REP_T__COUNT] = {
 	[REP_T_FREQ_INTERVALS] = "freq_intervals",
 	[REP_T_FREQ_RESIDENCY] = "freq_residency",
 	[REP_T_TASK_REQUESTS] = "task_requests",
+	[REP_T_RULE_COVERAGE] = "rule_coverage",
 };
 
 /* The v1 tables a file must have to be a ucval results database. */
@@ -352,6 +353,7 @@ static void trace_free(struct rep_trace *t)
 	free(t->windows);
 	free(t->undecided);
 	free(t->residency);
+	free(t->coverage);
 }
 
 /**
@@ -616,6 +618,31 @@ static int load_residency(struct load_ctx *c, struct an_diag *d)
 	return err;
 }
 
+static int coverage_row(void *ctx, sqlite3_stmt *st)
+{
+	struct load_ctx *c = ctx;
+	struct rep_trace *t = c->t;
+	struct rep_coverage *r;
+
+	if (AN_VEC_GROW(t->coverage, t->nr_coverage + 1, t->alloc_coverage))
+		return -ENOMEM;
+	r = &t->coverage[t->nr_coverage++];
+	r->check_id = col_str(c->db, st, 0);
+	r->rule = col_str(c->db, st, 1);
+	r->times = col_int(st, 2, 0);
+	r->decided_ns = col_int(st, 3, 0);
+	return 0;
+}
+
+static int load_coverage(struct load_ctx *c, struct an_diag *d)
+{
+	if (!rep_rdb_has(c->db, REP_T_RULE_COVERAGE))
+		return 0;
+	return query(c->db, "SELECT check_id, rule, times, decided_ns FROM rule_coverage"
+		     " WHERE trace_id = ?1 ORDER BY rowid", c->t->trace_id, 0, coverage_row, c,
+		     "cannot read the rule coverage", d);
+}
+
 /**
  * rep_rdb_load() - read a trace's verdicts, windows and residency
  * @db: the database
@@ -640,6 +667,8 @@ int rep_rdb_load(struct rep_rdb *db, struct rep_trace *t, const struct rep_load_
 		err = load_windows(&c, false, 0, d);
 	if (!err)
 		err = load_residency(&c, d);
+	if (!err)
+		err = load_coverage(&c, d);
 	t->is_loaded = !err;
 	return err;
 }

@@ -22,7 +22,7 @@ struct sqlite3_stmt;
 /* Room for "not recorded (database schema N)". */
 #define REP_MISSING_LEN	48
 
-/* The tables that schema version 2 adds. */
+/* The tables that schema version 2 adds (and rule_coverage, version 4). */
 enum rep_v2_table {
 	REP_T_TASKS,
 	REP_T_POLICIES,
@@ -31,6 +31,7 @@ enum rep_v2_table {
 	REP_T_FREQ_INTERVALS,
 	REP_T_FREQ_RESIDENCY,
 	REP_T_TASK_REQUESTS,
+	REP_T_RULE_COVERAGE,
 	REP_T__COUNT,
 };
 
@@ -101,6 +102,14 @@ struct rep_residency {
 	double expected_share;
 };
 
+/* One row of `rule_coverage`: a rule that decided values @check_id compared. */
+struct rep_coverage {
+	const char *check_id;
+	const char *rule;
+	int64_t times;
+	int64_t decided_ns;
+};
+
 /**
  * struct rep_trace - one row of `traces` and, once loaded, what hangs off it
  * @trace_id .. @kernel: the columns (NULL strings where the column is NULL)
@@ -110,6 +119,8 @@ struct rep_residency {
  *           at most rep_load_opts.top per check
  * @undecided: undecided windows in the same order (only when asked for)
  * @residency: by policy, then kHz
+ * @coverage: rule_coverage rows, by check (verdict order), then rule
+ *	      (model/rules.h order)
  */
 struct rep_trace {
 	int64_t trace_id;
@@ -132,6 +143,8 @@ struct rep_trace {
 	size_t nr_undecided, alloc_undecided;
 	struct rep_residency *residency;
 	size_t nr_residency, alloc_residency;
+	struct rep_coverage *coverage;
+	size_t nr_coverage, alloc_coverage;
 };
 
 /* What rep_rdb_load() reads besides verdicts and residency. */

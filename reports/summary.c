@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/coverage.h"
 #include "reports/fmt.h"
 #include "reports/summary.h"
 
@@ -214,6 +215,8 @@ int rep_summary_trace(struct rep_doc *doc, const struct rep_sel *sel, const stru
 		err = windows(doc, sel, t);
 	if (!err)
 		err = residency(doc, sel, t);
+	if (!err)
+		err = rep_coverage_section(doc, sel->db, t);
 	return err;
 }
 

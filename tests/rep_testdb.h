@@ -18,9 +18,11 @@
 
 /*
  * The v2 tables as schema-v2 defines them (no-ops once analyze creates
- * them), after the schema 3 intervals are dropped: the file is schema 2.
+ * them), after the schema 3 intervals and the schema 4 rule coverage are
+ * dropped: the file is schema 2.
  */
 static const char v2_ddl[] =
+	"DROP TABLE rule_coverage;"
 	"DROP VIEW clamp_intervals; DROP VIEW freq_intervals;"
 	"DROP TABLE clamp_interval_chunks; DROP TABLE freq_interval_chunks;"
 	"PRAGMA user_version = 2;"

@@ -36,6 +36,7 @@
 #include <sqlite3.h>
 
 #include "analyze/checks/check.h"
+#include "analyze/store/db.h"
 #include "an_testutil.h"
 
 #define COPIES		4	/* of each fixture */
@@ -580,10 +581,11 @@ static void test_stream_busy(void **state)
 }
 
 /*
- * A schema 2 file (intervals one row each) is upgraded to schema 3 (in
- * chunks) by the first writer that opens it, in its schema transaction.
- * Killed at arbitrary points, the file is either still schema 2 or wholly
- * schema 3, and its intervals read the same either way.
+ * A schema 2 file (intervals one row each) is upgraded to the current
+ * schema (intervals in chunks, rule coverage) by the first writer that opens
+ * it, in its schema transaction. Killed at arbitrary points, the file is
+ * either still schema 2 or wholly current, and its intervals read the same
+ * either way.
  */
 #define UPGRADE_ROUNDS	12
 
@@ -623,7 +625,7 @@ static void test_upgrade_kill(void **state)
 	struct kill_env *e = *state;
 	char trace[128], v2[128], db[128], cmd[1024], want[256], got[256];
 	uint64_t seed = 0x5eed0003ULL, t0, full_ns;
-	int version, nr_v2 = 0, nr_v3 = 0;
+	int version, nr_v2 = 0, nr_now = 0;
 	sqlite3 *c;
 
 	assert_non_null(getenv("UCVAL"));
@@ -646,7 +648,7 @@ static void test_upgrade_kill(void **state)
 	upgrade_digest(c, &version, got, sizeof(got));
 	sqlite3_close(c);
 	print_message("upgrade: full run %.1f ms: %s\n", (double)full_ns / 1e6, want);
-	assert_int_equal(version, 3);
+	assert_int_equal(version, AN_DB_SCHEMA_VERSION);
 	assert_string_equal(got, want);
 	for (int round = 0; round < UPGRADE_ROUNDS; round++) {
 		uint64_t at = 1 + next_rand(&seed) % full_ns;
@@ -657,9 +659,9 @@ static void test_upgrade_kill(void **state)
 		open_checked(db, &c);
 		upgrade_digest(c, &version, got, sizeof(got));
 		sqlite3_close(c);
-		if (version != 2 && version != 3)
+		if (version != 2 && version != AN_DB_SCHEMA_VERSION)
 			fail_msg("round %d: schema version %d", round, version);
-		if (is_done && version != 3)
+		if (is_done && version != AN_DB_SCHEMA_VERSION)
 			fail_msg("round %d finished at schema version %d", round, version);
 		if (strcmp(got, want))
 			fail_msg("round %d, schema %d: intervals '%s', want '%s'", round, version,
@@ -667,11 +669,11 @@ static void test_upgrade_kill(void **state)
 		if (version == 2)
 			nr_v2++;
 		else
-			nr_v3++;
+			nr_now++;
 	}
 	print_message("upgrade: %d of %d rounds killed before the upgrade committed\n", nr_v2,
 		      UPGRADE_ROUNDS);
-	assert_true(nr_v2 + nr_v3 == UPGRADE_ROUNDS);
+	assert_true(nr_v2 + nr_now == UPGRADE_ROUNDS);
 }
 
 int main(void)

@@ -638,7 +638,12 @@ static void test_db_views(void **state)
 		{ "SELECT uclamp_min, uclamp_max FROM clamp_intervals JOIN traces USING(trace_id)"
 		  " WHERE path = 'traces/rq_clamp-fail.txt' AND cpu = 1"
 		  " AND ts_start_ns <= 10003050000 AND ts_end_ns > 10003050000", "256|768" },
-		{ "PRAGMA user_version", "3" },
+		{ "PRAGMA user_version", "4" },
+		/* rule coverage (schema 4): the rules behind the compared values */
+		{ "SELECT group_concat(check_id || ' ' || rule || ' ' || times || ' ' || decided_ns,"
+		  " ', ') FROM (SELECT c.* FROM rule_coverage c JOIN traces USING(trace_id)"
+		  " WHERE path = 'traces/rq_clamp-fail.txt' ORDER BY c.rowid)",
+		  "rq_clamp VR4 3 150000, rq_clamp VR5 1 100000, rq_clamp VR11 2 600000" },
 		/* the followed events each fixture has none of (analyze/evlist.h) */
 		{ "SELECT events_not_recorded FROM traces"
 		  " WHERE path = 'traces/trace_integrity-migrate-pass.txt'",

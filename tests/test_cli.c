@@ -371,7 +371,7 @@ static void test_analyze_db(void **state)
 			 db_count(db, "SELECT sum(n_failed) FROM verdicts"));
 	/* the replaced analyses left no row behind in any table of a trace */
 	assert_int_equal(db_count(db, "SELECT count(*) FROM sqlite_master m, pragma_table_info(m.name) c"
-				  " WHERE m.type = 'table' AND c.name = 'trace_id' AND m.name != 'traces'"), 10);
+				  " WHERE m.type = 'table' AND c.name = 'trace_id' AND m.name != 'traces'"), 11);
 	orphans(db);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);

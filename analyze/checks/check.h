@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/rules.h"
+
 /* X(enum suffix, check_id as in events.md §4 and the database) */
 #define AN_CHECKS(X)							\
 	X(RQ_CLAMP,		"rq_clamp")				\
@@ -140,6 +142,19 @@ struct an_check_stats {
 	const char *reason;
 };
 
+/* Entries of an_results.cover_memo (a power of two). */
+#define AN_COVER_MEMO	128
+
+/**
+ * struct an_rule_cov - how one check used one rule of the model
+ * @times: comparisons with the kernel whose expected value the rule decided
+ * @decided_ns: trace time those comparisons cover (analyze/checks/cover.h)
+ */
+struct an_rule_cov {
+	uint64_t times;
+	uint64_t decided_ns;
+};
+
 /**
  * struct an_results - what one analysis produced, check by check
  * @stats: counters per check
@@ -150,6 +165,11 @@ struct an_check_stats {
  *	    NULL (the default) to record none; set after an_results_init()
  * @freq_sink: receives the frequency checks' bounds and predictions (the
  *	       analysis points it at @series), or nothing (the default)
+ * @cover: rule coverage per check and row of model_rules[] (cover.h)
+ * @n_cover_foreign: rules a check cited that the spec does not define for
+ *		     the variant: not counted in @cover (a bug of the check)
+ * @cover_memo: rows of the rule ID strings seen, by address (the IDs are
+ *		static strings): a lookup per comparison costs no string search
  */
 struct an_results {
 	struct an_check_stats stats[AN_CHECK__COUNT];
@@ -158,6 +178,9 @@ struct an_results {
 	int err;
 	struct an_series *series;
 	struct an_freq_sink freq_sink;
+	struct an_rule_cov cover[AN_CHECK__COUNT][MODEL_RULES_NR];
+	uint64_t n_cover_foreign;
+	struct { const char *id; int row; } cover_memo[AN_COVER_MEMO];
 };
 
 /**

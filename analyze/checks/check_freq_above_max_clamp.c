@@ -107,6 +107,28 @@ static void explain(const struct an_replay *r, const void *ctx, char *buf, size_
 				cp->stretch.max_khz);
 }
 
+/* Rule coverage: the model's chain behind the ceiling of the policy of @cpu. */
+static bool chain(const struct an_replay *r, const void *ctx, int cpu,
+		  struct model_su_explain *ex)
+{
+	const struct an_freq_policy *p = NULL;
+	struct model_su_cpu_in in[MODEL_SU_MAX_CPUS];
+	struct model_su_bound b;
+
+	(void)ctx;
+	for (unsigned int i = 0; i < r->nr_policies && !p; i++)
+		if (r->policy[i].su.cpu[0] == cpu)
+			p = &r->policy[i];
+	if (!p)
+		return false;
+	for (unsigned int c = 0; c < p->su.nr_cpus; c++)
+		an_fq_cpu_in(r, p->su.cpu[c], &in[c]);
+	if (model_su_ceiling(&p->su, in, &b, ex))
+		return false;
+	an_fq_cover_rt(r, p, ex);
+	return true;
+}
+
 static void drop_until(struct an_replay *r, struct an_results *res,
 		       const struct an_freq_policy *p, struct ceil_policy *cp, uint64_t before_ns)
 {
@@ -117,7 +139,7 @@ static void drop_until(struct an_replay *r, struct an_results *res,
 			.check = CHECK, .cpu = p->su.cpu[0], .ts_ns = t, .is_decidable = true,
 			.obs_khz = cp->key.obs_khz, .lo_khz = AN_FQ_NO_FLOOR_KHZ,
 			.rule = an_fq_coupling_rule(r, p), .what = "ceiling",
-			.explain = explain, .explain_ctx = cp, .is_drop = true,
+			.explain = explain, .explain_ctx = cp, .chain = chain, .is_drop = true,
 		};
 
 		an_fq_bound_drop(&cp->bound, t);
@@ -194,10 +216,18 @@ static bool is_capped(const struct an_replay *r, const struct an_freq_policy *p,
 
 /* S18: the highest ceiling of the current busy stretch of a 1-CPU policy. */
 static unsigned int held(const struct an_replay *r, const struct an_freq_policy *p,
-			 const struct ceil_check *k, struct ceil_policy *cp, unsigned int khz)
+			 const struct ceil_check *k, struct ceil_policy *cp, unsigned int khz,
+			 const char **rule)
 {
-	if (!an_fq_stretch_update(&cp->stretch, r, p, khz) || is_capped(r, p, k, cp))
+	if (!an_fq_stretch_update(&cp->stretch, r, p, khz))
 		return khz;
+	if (is_capped(r, p, k, cp)) {
+		if (cp->stretch.max_khz > khz)
+			*rule = "MS6";	/* the cap, not the hold, decided */
+		return khz;
+	}
+	if (cp->stretch.max_khz > khz)
+		*rule = "S18";
 	return cp->stretch.max_khz;
 }
 
@@ -209,7 +239,7 @@ static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
 	struct an_fq_judgement j = {
 		.check = CHECK, .cpu = p->su.cpu[0], .ts_ns = now,
 		.rule = an_fq_coupling_rule(r, p), .what = "ceiling",
-		.explain = explain, .explain_ctx = cp,
+		.explain = explain, .explain_ctx = cp, .chain = chain,
 	};
 	bool is_busy = an_fq_policy_busy(r, p);
 	unsigned int khz;
@@ -220,7 +250,7 @@ static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
 	} else {
 		if (an_fq_policy_applied(r, p))
 			an_fq_bound_restart(&cp->bound);
-		an_fq_bound_set(&cp->bound, held(r, p, k, cp, khz));
+		an_fq_bound_set(&cp->bound, held(r, p, k, cp, khz, &j.hold_rule));
 		if (!an_fq_bound_is_settled(&cp->bound)) {
 			an_fq_grace(r, p, &g);
 			an_fq_bound_step(&cp->bound, now, an_fq_policy_evaluated(r, p), is_busy,

@@ -80,6 +80,23 @@ static void explain(const struct an_replay *r, const void *ctx, char *buf, size_
 		rep_explain_format(buf, size, &ex, "");
 }
 
+/* Rule coverage: the model's chain behind the floor of a CPU. */
+static bool chain(const struct an_replay *r, const void *ctx, int cpu,
+		  struct model_su_explain *ex)
+{
+	const struct explain_ctx *c = ctx;
+	struct model_su_cpu_in in;
+	struct model_su_bound b;
+
+	(void)cpu;
+	an_fq_cpu_in(r, c->cpu, &in);
+	if (model_su_floor(&c->p->su, &in, &b, ex))
+		return false;
+	if (in.is_rt_runnable)
+		an_fq_cover_rt(r, c->p, ex);
+	return true;
+}
+
 /* Judge @fc at @ts_ns with its bound in force, the key's observation kept. */
 static void rejudge(struct an_replay *r, struct floor_check *k, const struct an_freq_policy *p,
 		    int cpu, uint64_t ts_ns)
@@ -90,7 +107,7 @@ static void rejudge(struct an_replay *r, struct floor_check *k, const struct an_
 		.check = CHECK, .cpu = cpu, .ts_ns = ts_ns, .is_decidable = true,
 		.obs_khz = fc->key.obs_khz, .lo_khz = an_fq_bound_now(&fc->bound),
 		.hi_khz = AN_FQ_NO_CEILING_KHZ, .rule = an_fq_coupling_rule(r, p),
-		.what = "floor", .explain = explain, .explain_ctx = &ec, .is_drop = true,
+		.what = "floor", .explain = explain, .explain_ctx = &ec, .chain = chain, .is_drop = true,
 	};
 
 	if (!fc->key.has_state || !fc->key.is_decidable)
@@ -178,7 +195,7 @@ static void judge_cpu(struct an_replay *r, struct floor_check *k, const struct a
 	struct an_fq_judgement j = {
 		.check = CHECK, .cpu = cpu, .ts_ns = now, .obs_khz = obs,
 		.hi_khz = AN_FQ_NO_CEILING_KHZ, .rule = an_fq_coupling_rule(r, p),
-		.what = "floor", .explain = explain, .explain_ctx = &ec,
+		.what = "floor", .explain = explain, .explain_ctx = &ec, .chain = chain,
 	};
 	unsigned int khz;
 

@@ -165,6 +165,8 @@ struct explain_ctx {
 };
 
 static void explain(const struct an_replay *r, const void *ctx, char *buf, size_t size);
+static bool chain(const struct an_replay *r, const void *ctx, int cpu,
+		  struct model_su_explain *ex);
 
 /* Grace ends of both bounds before @before_ns, in time order; ends at the
  * same instant are applied together. */
@@ -179,7 +181,7 @@ static void drop_until(struct an_replay *r, struct pred_check *k, const struct a
 		struct an_fq_judgement j = {
 			.check = CHECK, .cpu = p->su.cpu[0], .is_decidable = true,
 			.obs_khz = pp->key.obs_khz, .rule = "S10", .what = "prediction",
-			.explain = explain, .explain_ctx = &ec, .is_drop = true,
+			.explain = explain, .explain_ctx = &ec, .chain = chain, .is_drop = true,
 		};
 
 		if (!is_lo && !is_hi)
@@ -377,10 +379,25 @@ static void explain(const struct an_replay *r, const void *ctx, char *buf, size_
 		rep_explain_format(buf, size, &ex, "");
 }
 
+/* Rule coverage: the model's chain behind the prediction. */
+static bool chain(const struct an_replay *r, const void *ctx, int cpu,
+		  struct model_su_explain *ex)
+{
+	const struct explain_ctx *c = ctx;
+	struct an_fq_judgement j = { .ts_ns = c->ts_ns };
+	unsigned int lo, hi;
+
+	(void)cpu;
+	if (!predict(r, c->k, c->p, &j, &lo, &hi, ex, NULL))
+		return false;
+	an_fq_cover_rt(r, c->p, ex);
+	return true;
+}
+
 /* S18 and MS6: the highest prediction of the busy stretch, when it may be held. */
 static unsigned int held(const struct an_replay *r, const struct an_freq_policy *p,
 			 const struct pred_check *k, struct pred_policy *pp, unsigned int lo,
-			 unsigned int hi)
+			 unsigned int hi, const char **rule)
 {
 	int cpu = p->su.cpu[0];
 	const struct pred_cpu *pc = &k->cpu[cpu];
@@ -389,9 +406,13 @@ static unsigned int held(const struct an_replay *r, const struct an_freq_policy 
 			 (!p->su.feat.is_uclamp_keyed || r->sys.is_uclamp_used) &&
 			 rq_max < MODEL_SCALE && pc->util_cfs + pc->util_rt >= rq_max;
 
-	if (!an_fq_stretch_update(&pp->stretch, r, p, lo) || is_capped ||
-	    pp->stretch.max_khz <= hi)
+	if (!an_fq_stretch_update(&pp->stretch, r, p, lo) || pp->stretch.max_khz <= hi)
 		return hi;
+	if (is_capped) {
+		*rule = "MS6";	/* the cap, not the hold, decided */
+		return hi;
+	}
+	*rule = "S18";
 	return pp->stretch.max_khz;
 }
 
@@ -414,6 +435,10 @@ static void rate_check(struct an_replay *r, struct pred_check *k, const struct a
 	if (p->has_rate_limit && pp->has_change && !pp->is_exempt) {
 		k->fig.n_rate_checked++;
 		k->res->stats[CHECK].n_checked++;
+		an_cover_time(k->res, CHECK, an_cover_count(k->res, CHECK, r->variant, "S15"),
+			      ref > pp->change_ref_ns ? ref - pp->change_ref_ns : 0);
+		an_cover_time(k->res, CHECK, an_cover_count(k->res, CHECK, r->variant, "S16"),
+			      ref > pp->change_ref_ns ? ref - pp->change_ref_ns : 0);
 		/*
 		 * The kernel measures the rate limit between its decisions on the
 		 * rq clock. When schedutil_util gives that clock for both
@@ -487,7 +512,7 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 	struct explain_ctx ec = { k, p, now };
 	struct an_fq_judgement j = {
 		.check = CHECK, .cpu = p->su.cpu[0], .ts_ns = now, .rule = "S10",
-		.what = "prediction", .explain = explain, .explain_ctx = &ec,
+		.what = "prediction", .explain = explain, .explain_ctx = &ec, .chain = chain,
 	};
 	bool is_busy = an_fq_policy_busy(r, p), is_eval = an_fq_policy_evaluated(r, p);
 	bool has_obs = an_fq_policy_observed(r, p, &j.obs_khz), is_change = false;
@@ -515,7 +540,7 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 			an_fq_bound_restart(&pp->hi);
 		}
 		an_fq_bound_set(&pp->lo, lo);
-		an_fq_bound_set(&pp->hi, held(r, p, k, pp, lo, hi));
+		an_fq_bound_set(&pp->hi, held(r, p, k, pp, lo, hi, &j.hold_rule));
 		if (!an_fq_bound_is_settled(&pp->lo) || !an_fq_bound_is_settled(&pp->hi)) {
 			an_fq_grace(r, p, &g);
 			an_fq_bound_step(&pp->lo, now, is_eval, is_busy, &g);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "analyze/checks/checks.h"
+#include "analyze/checks/cover.h"
 #include "analyze/checks/keyed.h"
 #include "analyze/checks/wintab.h"
 
@@ -35,6 +36,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 		return 0;
 	s->has_input = true;
 	s->n_checked++;
+	an_cover_count(k->res, AN_CHECK_GROUPS_EXHAUSTED, r->variant, "VG7");
 	ent = an_wintab_get(k->open, (uint64_t)q->pid, true);
 	if (!ent)
 		return -ENOMEM;

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 
 #include "analyze/checks/checks.h"
+#include "analyze/checks/cover.h"
 #include "analyze/checks/keyed.h"
 #include "analyze/checks/wintab.h"
 
@@ -106,6 +107,7 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	if (!ent)
 		return -ENOMEM;
 	k->res->stats[AN_CHECK_REQUEST_RESULT].n_checked++;
+	an_cover_count(k->res, AN_CHECK_REQUEST_RESULT, r->variant, w.rule);
 	is_agree = (q->ret >= 0 && q->model_ret >= 0) || q->ret == q->model_ret;
 	if (is_agree) {
 		an_win_agree(k->res, &ent->fail, ev->ts_ns);

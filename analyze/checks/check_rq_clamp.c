@@ -79,6 +79,7 @@
 #include <stdlib.h>
 
 #include "analyze/checks/checks.h"
+#include "analyze/checks/cover.h"
 #include "lib/malloc.h"
 
 #define MAX_PENDING	4	/* distinct (min, max) pairs of one CPU at one instant */
@@ -103,6 +104,7 @@ struct rq_cpu {
 	unsigned int queued_nr;		/* the model's queued tasks then ... */
 	long long queued_sum;		/* ... and the sum of their pids */
 	int queued_obs[MODEL_UCLAMP_CNT];
+	uint64_t cover_ns;		/* rule coverage counted up to here */
 };
 
 struct rq_check {
@@ -208,6 +210,63 @@ static bool may_be_unseen(const struct an_replay *r, int cpu, int id, int obs)
 }
 
 /*
+ * Mainline MB2: a bucket keeps its largest value while tasks remain, so the
+ * rq value of @id may exceed every counted task's: the bucket decided it.
+ */
+static bool is_bucket_max(const struct an_replay *r, int cpu, enum model_clamp_id id)
+{
+	const struct model_node *n;
+	int top = -1;
+
+	if (r->variant != MODEL_MAINLINE || model_rq_is_idle(&r->sys, cpu))
+		return false;
+	model_list_for_each(n, &r->sys.cpu[cpu].queued) {
+		const struct model_task *mt = model_container_of(n, struct model_task, rq_node);
+
+		if (mt->acc_slot[id] != MODEL_NV && mt->acc_value[id] > top)
+			top = mt->acc_value[id];
+	}
+	return top >= 0 && model_rq_value(&r->sys, cpu, id) > top;
+}
+
+/*
+ * Rule coverage of one judged sample of @cpu at @ts: the rule behind the
+ * model's value and, mainline, the static key while off (MR2), the hooks
+ * of an enqueue or dequeue (MR1), the initial values (MB4), a bucket's kept
+ * value and so the bucket mapping (MB2, MB1), over the time since the value
+ * last changed (since the CPU's previous sample at most).
+ */
+static void cover(const struct an_replay *r, struct rq_check *k, int cpu, uint64_t ts)
+{
+	struct rq_cpu *rc = &k->cpu[cpu];
+	uint64_t from = r->cpu[cpu].clamp_changed_ns;
+	struct an_cover_set set = { .nr = 0 };
+
+	an_cover_set_add(k->res, r->variant, &set, rule_of(r, cpu));
+	if (r->variant == MODEL_MAINLINE) {
+		enum an_rq_op op = r->cpu[cpu].last_op;
+
+		if (!r->sys.is_uclamp_used)
+			an_cover_set_add(k->res, r->variant, &set, "MR2");
+		if (op == AN_RQ_OP_ENQUEUE || op == AN_RQ_OP_DEQUEUE)
+			an_cover_set_add(k->res, r->variant, &set, "MR1");
+		if (op == AN_RQ_OP_NONE)
+			an_cover_set_add(k->res, r->variant, &set, "MB4");
+		if (is_bucket_max(r, cpu, MODEL_UCLAMP_MIN) ||
+		    is_bucket_max(r, cpu, MODEL_UCLAMP_MAX)) {
+			an_cover_set_add(k->res, r->variant, &set, "MB2");
+			an_cover_set_add(k->res, r->variant, &set, "MB1");
+		}
+	}
+	an_cover_set_count(k->res, AN_CHECK_RQ_CLAMP, &set);
+	if (rc->cover_ns > from)
+		from = rc->cover_ns;
+	an_cover_set_time(k->res, AN_CHECK_RQ_CLAMP, &set, ts > from ? ts - from : 0);
+	if (ts > rc->cover_ns)
+		rc->cover_ns = ts;
+}
+
+/*
  * Judge the pair @obs of @cpu at @ts: it agrees with the model's pair
  * before @ts or now; with @is_after_only, now only.
  */
@@ -260,8 +319,10 @@ static void judge(struct an_replay *r, struct rq_check *k, int cpu, uint64_t ts,
 			an_win_doubt_hiding(k->res, &rc->doubt, &w, true);
 		}
 	}
-	if (is_judged)
+	if (is_judged) {
 		k->res->stats[AN_CHECK_RQ_CLAMP].n_checked++;
+		cover(r, k, cpu, ts);
+	}
 }
 
 static void resolve(struct an_replay *r, struct rq_check *k, int cpu)

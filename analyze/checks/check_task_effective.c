@@ -33,6 +33,7 @@
 #include <stdlib.h>
 
 #include "analyze/checks/checks.h"
+#include "analyze/checks/cover.h"
 #include "analyze/checks/keyed.h"
 #include "analyze/replay/tgroups.h"
 #include "analyze/checks/wintab.h"
@@ -60,6 +61,36 @@ static void explain(const struct an_replay *r, const struct model_task *mt,
 		     r->sys.dflt[id].value);
 	an_explain_line(buf, size, &at, is_v3 ? "VT1" : "MT1", "effective",
 		     model_task_eff(&r->sys, mt, id, NULL));
+}
+
+/*
+ * Rule coverage of one compared effective value @id of @mt: the effective
+ * value rule; for a task in a group other than the root, the group's
+ * effective values (v3 VT7, mainline MT5) and, mainline, its restriction
+ * (MT2); mainline, the RT default of a MIN the task did not request (MT4),
+ * the value the task was counted with while it is (MT3), an effective min
+ * above the max (MT6).
+ */
+static void cover(struct an_keyed *k, const struct an_replay *r, const struct model_task *mt,
+		  int id)
+{
+	bool is_v3 = r->variant == MODEL_V3;
+	bool is_grouped = mt->tg && mt->tg != &r->sys.root_tg && !mt->tg->is_autogroup;
+
+	an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, is_v3 ? "VT1" : "MT1");
+	if (is_grouped)
+		an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, is_v3 ? "VT7" : "MT5");
+	if (is_v3)
+		return;
+	if (is_grouped)
+		an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, "MT2");
+	if (mt->cls == MODEL_CLASS_RT && id == MODEL_UCLAMP_MIN && !mt->req[id].user_defined)
+		an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, "MT4");
+	if (mt->acc_slot[id] != MODEL_NV)	/* counted: the back-annotated value */
+		an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, "MT3");
+	if (model_task_eff(&r->sys, mt, MODEL_UCLAMP_MIN, NULL) >
+	    model_task_eff(&r->sys, mt, MODEL_UCLAMP_MAX, NULL))
+		an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, "MT6");
 }
 
 /* The window of a disagreement (FAIL or UNDECIDED) of @pid's @id at @ev. */
@@ -101,10 +132,12 @@ static int judge(struct an_keyed *k, struct an_replay *r, const struct an_event 
 				    &old) &&
 		    old == (int)observed)) {
 		k->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
+		cover(k, r, &t->mt, id);
 		an_win_agree(k->res, &ent->fail, ev->ts_ns);
 		an_win_close(k->res, &ent->doubt, ev->ts_ns);
 	} else if (an_task_is_clamp_known(t) && !(r->step.is_learnt && r->step.learn_ret < 0)) {
 		k->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
+		cover(k, r, &t->mt, id);
 		an_win_close(k->res, &ent->doubt, ev->ts_ns);
 		make_window(&w, r, ev, pid, id, observed, expected);
 		an_win_observe(k->res, &ent->fail, &w);

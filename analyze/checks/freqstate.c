@@ -230,6 +230,60 @@ static void account(struct an_fq_key *k, uint64_t ts_ns, struct an_fq_tally *tal
 	}
 }
 
+/**
+ * an_fq_cover_rt() - rule coverage: MS2 into a chain when it decided
+ * @r: replay
+ * @p: the policy judged
+ * @ex: the chain of its bound or prediction
+ *
+ * Mainline with the static key on: an RT task queued on a CPU of @p does
+ * not force the highest frequency, its boost comes through the rq
+ * UCLAMP_MIN (MS2). The model's chain shows MS2 only when the key is off.
+ */
+void an_fq_cover_rt(const struct an_replay *r, const struct an_freq_policy *p,
+		    struct model_su_explain *ex)
+{
+	struct model_su_cpu_in in;
+
+	if (r->variant != MODEL_MAINLINE || !r->sys.is_uclamp_used || !p->su.feat.has_uclamp)
+		return;
+	for (unsigned int c = 0; c < p->su.nr_cpus; c++) {
+		an_fq_cpu_in(r, p->su.cpu[c], &in);
+		if (in.is_rt_runnable) {
+			model_su_explain_add(ex, "MS2", "RT runnable, key on", 1, 1, 0);
+			return;
+		}
+	}
+}
+
+/* Rule coverage: the decidable interval of @k ends at @ts_ns. */
+static void cover_end(struct an_results *res, struct an_fq_key *k, uint64_t ts_ns)
+{
+	if (!k->has_state || !k->is_decidable || !k->cov.nr)
+		return;
+	an_cover_set_time(res, k->cov_check, &k->cov, ts_ns > k->since_ns ? ts_ns - k->since_ns : 0);
+	k->cov.nr = 0;
+}
+
+/* Rule coverage: a decidable interval of @k begins, judged by @j. */
+static void cover_begin(const struct an_replay *r, struct an_results *res, struct an_fq_key *k,
+			const struct an_fq_judgement *j)
+{
+	struct model_su_explain ex;
+
+	k->cov_check = j->check;
+	k->cov.nr = 0;
+	an_cover_set_add(res, r->variant, &k->cov, j->rule);
+	if (j->chain) {
+		ex.nr = 0;
+		ex.is_truncated = false;
+		if (j->chain(r, j->explain_ctx, j->cpu, &ex))
+			an_cover_set_chain(res, r->variant, &k->cov, &ex);
+	}
+	an_cover_set_add(res, r->variant, &k->cov, j->hold_rule);
+	an_cover_set_count(res, j->check, &k->cov);
+}
+
 static bool is_same(const struct an_fq_key *k, const struct an_fq_judgement *j)
 {
 	if (!k->has_state || k->is_decidable != j->is_decidable)
@@ -299,6 +353,7 @@ void an_fq_key_change(struct an_replay *r, struct an_results *res, struct an_fq_
 	is_range_moved = k->has_state && k->is_decidable && j->is_decidable &&
 			 j->obs_khz == k->obs_khz && (j->lo_khz != k->lo_khz || j->hi_khz != k->hi_khz);
 	account(k, ts, tally);
+	cover_end(res, k, ts);
 	k->has_state = true;
 	k->since_ns = ts;
 	k->is_decidable = j->is_decidable;
@@ -321,6 +376,7 @@ void an_fq_key_change(struct an_replay *r, struct an_results *res, struct an_fq_
 	}
 	an_win_close(res, &k->doubt, ts);
 	res->stats[j->check].n_checked++;
+	cover_begin(r, res, k, j);
 	if (k->is_ok) {
 		/*
 		 * The kernel acted on an enqueue or dequeue before the trace
@@ -372,6 +428,7 @@ void an_fq_key_close(struct an_results *res, struct an_fq_key *k, uint64_t end_n
 		     struct an_fq_tally *tally)
 {
 	account(k, end_ns, tally);
+	cover_end(res, k, end_ns);
 	k->has_state = false;
 	an_win_close(res, &k->fail, end_ns);
 	an_win_close(res, &k->doubt, end_ns);

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "analyze/checks/check.h"
+#include "analyze/checks/cover.h"
 #include "analyze/replay/replay.h"
 
 /* No lower bound (floor of an idle CPU, unknown expectation). */
@@ -176,6 +177,8 @@ struct an_fq_key {
 	bool has_move;			/* the kernel's latest move (cpu_frequency) ... */
 	uint64_t move_ns;		/* ... at */
 	int move_cpu;			/* ... on the CPU that emitted it */
+	enum an_check_id cov_check;	/* rule coverage: the check ... */
+	struct an_cover_set cov;	/* ... and the rules of the decidable interval */
 };
 
 /**
@@ -194,6 +197,11 @@ struct an_fq_key {
  * @explain: fills a new FAIL window's explanation chain (struct
  *	     an_window.explain), or NULL; called only when a window opens
  * @explain_ctx: its context
+ * @chain: fills the model's explanation chain behind the range (its rules
+ *	   are counted as rule coverage at each decidable interval), or NULL;
+ *	   called with @explain_ctx and @cpu
+ * @hold_rule: rule coverage: the rule that moved the range off the chain's
+ *	       value (S18 busy hold, MS6 its exception), or NULL
  * @is_drop: the instant is a grace end (an older expectation stops binding),
  *	     not an event
  */
@@ -211,9 +219,14 @@ struct an_fq_judgement {
 	const char *what;
 	void (*explain)(const struct an_replay *r, const void *ctx, char *buf, size_t size);
 	const void *explain_ctx;
+	bool (*chain)(const struct an_replay *r, const void *ctx, int cpu,
+		      struct model_su_explain *ex);
+	const char *hold_rule;
 	bool is_drop;
 };
 
+void an_fq_cover_rt(const struct an_replay *r, const struct an_freq_policy *p,
+		    struct model_su_explain *ex);
 void an_fq_key_change(struct an_replay *r, struct an_results *res, struct an_fq_key *k,
 		      const struct an_fq_judgement *j, struct an_fq_tally *tally);
 

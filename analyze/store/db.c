@@ -236,6 +236,21 @@ static const char schema2_sql[] =
 	"   WHERE x.trace_id = r.trace_id AND x.policy = r.policy), 0) AS expected_share"
 	" FROM freq_residency r JOIN traces t USING(trace_id);";
 
+/*
+ * Schema 4: rule coverage, per trace, check and spec rule: how often the
+ * rule decided an expected value the check compared with the kernel, and
+ * the trace time those comparisons cover. Only rules that decided
+ * something have a row. A schema 3 file gets the table when opened.
+ */
+static const char schema4_sql[] =
+	"CREATE TABLE IF NOT EXISTS rule_coverage("
+	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
+	" check_id TEXT NOT NULL,"
+	" rule TEXT NOT NULL,"
+	" times INTEGER NOT NULL,"
+	" decided_ns INTEGER NOT NULL,"
+	" PRIMARY KEY(trace_id, check_id, rule));";
+
 enum stmt_id {
 	ST_FIND_TRACE,
 	ST_DELETE_TRACE,
@@ -251,6 +266,7 @@ enum stmt_id {
 	ST_INSERT_FREQ_CHUNK,
 	ST_INSERT_REQUEST,
 	ST_INSERT_RESIDENCY,
+	ST_INSERT_COVERAGE,
 	ST_COUNT,
 };
 
@@ -297,6 +313,9 @@ static const char *const stmt_sql[ST_COUNT] = {
 		" model_ret) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 	[ST_INSERT_RESIDENCY] =
 		"INSERT INTO freq_residency(trace_id, policy, khz, observed_ns, expected_ns)"
+		" VALUES(?1, ?2, ?3, ?4, ?5)",
+	[ST_INSERT_COVERAGE] =
+		"INSERT INTO rule_coverage(trace_id, check_id, rule, times, decided_ns)"
 		" VALUES(?1, ?2, ?3, ?4, ?5)",
 };
 
@@ -402,7 +421,7 @@ static int read_user_version(struct an_db *db, int *version, struct an_diag *d)
 static const char *const own_tables[] = {
 	"traces", "verdicts", "mismatches", "undecided", "clamp_interval_chunks",
 	"freq_interval_chunks", "tasks", "policies", "cpus", "freq_residency",
-	"task_requests", "clamp_intervals", "freq_intervals",
+	"task_requests", "clamp_intervals", "freq_intervals", "rule_coverage",
 };
 
 static bool is_own_table(const char *name)
@@ -520,6 +539,8 @@ static int setup_schema(struct an_db *db, struct an_diag *d)
 		err = exec(db, upgrade_v2_sql, d);
 	if (!err)
 		err = exec(db, schema2_sql, d);
+	if (!err)
+		err = exec(db, schema4_sql, d);
 	if (err)
 		goto out_rollback;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", AN_DB_SCHEMA_VERSION);
@@ -686,6 +707,7 @@ static int step_done(struct an_db *db, enum stmt_id id, struct an_diag *d, const
 static const char *const child_tables[] = {
 	"verdicts", "mismatches", "undecided", "tasks", "policies", "cpus",
 	"clamp_interval_chunks", "freq_interval_chunks", "freq_residency", "task_requests",
+	"rule_coverage",
 };
 
 static int delete_previous(struct an_db *db, const struct an_db_trace *t, struct an_diag *d)
@@ -888,6 +910,29 @@ int an_db_verdict_add(struct an_db *db, const struct an_db_verdict *v, struct an
 	sqlite3_bind_int64(st, 6, (sqlite3_int64)v->n_undecided);
 	bind_text_or_null(st, 7, v->reason);
 	return step_done(db, ST_INSERT_VERDICT, d, "cannot insert a verdict");
+}
+
+/**
+ * an_db_coverage_add() - one row of `rule_coverage` for the open trace
+ * @db: the database
+ * @c: the row (strings borrowed)
+ * @d: filled on failure
+ *
+ * Return: 0, -EINVAL (no trace open) or AN_E_DB.
+ */
+int an_db_coverage_add(struct an_db *db, const struct an_db_coverage *c, struct an_diag *d)
+{
+	sqlite3_stmt *st = db->stmt[ST_INSERT_COVERAGE];
+	int err = need_trace(db, d);
+
+	if (err)
+		return err;
+	sqlite3_bind_int64(st, 1, db->trace_id);
+	sqlite3_bind_text(st, 2, c->check_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, c->rule, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)c->times);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)c->decided_ns);
+	return step_done(db, ST_INSERT_COVERAGE, d, "cannot insert rule coverage");
 }
 
 static void bind_value(sqlite3_stmt *st, int col, long long v, const char *text)

@@ -20,7 +20,7 @@
 #include "lib/diag.h"
 
 /* Schema version in PRAGMA user_version; a newer file is refused (AN_E_SCHEMA). */
-#define AN_DB_SCHEMA_VERSION	3
+#define AN_DB_SCHEMA_VERSION	4
 /*
  * How long a writer waits for another (`-j N`, or another process) to
  * finish its trace. A trace that streams its rows in holds the lock for its
@@ -93,6 +93,14 @@ struct an_db_window {
 	const char *explain;		/* the model's explanation chain, or NULL */
 };
 
+/* One row of `rule_coverage` (schema 4): rule coverage of one check (analyze/checks/cover.h). */
+struct an_db_coverage {
+	const char *check_id;
+	const char *rule;
+	uint64_t times;			/* comparisons whose expected value the rule decided */
+	uint64_t decided_ns;		/* trace time they cover */
+};
+
 void an_db_setup_process(void);
 int an_db_open(struct an_db **out, const char *path, struct an_diag *d);
 void an_db_close(struct an_db *db);
@@ -105,6 +113,7 @@ int an_db_series_put(struct an_db *db, const struct an_series_rec *rec, struct a
 int an_db_verdict_add(struct an_db *db, const struct an_db_verdict *v, struct an_diag *d);
 int an_db_mismatch_add(struct an_db *db, const struct an_db_window *w, struct an_diag *d);
 int an_db_undecided_add(struct an_db *db, const struct an_db_window *w, struct an_diag *d);
+int an_db_coverage_add(struct an_db *db, const struct an_db_coverage *c, struct an_diag *d);
 int an_db_series_add(struct an_db *db, struct an_series *s, struct an_diag *d);
 int an_db_trace_commit(struct an_db *db, struct an_diag *d);
 void an_db_trace_abort(struct an_db *db);

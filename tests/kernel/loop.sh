@@ -27,8 +27,10 @@
 #   JOBS     make -j (default: number of CPUs); QEMU_TIMEOUT seconds (300;
 #            a guest runs for about 15 s; one that hangs is booted once more)
 #
-# Exit status: 0 the kernel under test has no FAIL and every broken patch is
-# caught; 1 a FAIL on the kernel under test or a broken patch not caught;
+# Exit status: 0 the kernel under test has no FAIL, exercised every rule of
+# uclamp-mainline.md and schedutil.md but those tests/kernel/not-exercised
+# lists, and every broken patch is caught; 1 a FAIL on the kernel under
+# test, a rule neither exercised nor listed, or a broken patch not caught;
 # 2 the loop could not run (missing tools, build or boot failure).
 set -uo pipefail
 
@@ -63,6 +65,9 @@ EARLY_US=${EARLY_US:-5000}
 # Checks reported but not gated (space separated); none since every
 # disagreement found is modelled (docs/kernel-loop.md).
 UNGATED_CHECKS=${UNGATED_CHECKS:-}
+# Rules of uclamp-mainline.md and schedutil.md the scenario does not
+# exercise on the kernel under test, one a line: "ID  reason".
+NOT_EXERCISED=$HERE/not-exercised
 
 log() { printf 'kernel: %s\n' "$*" >&2; }
 die() { log "$*"; exit 2; }
@@ -388,6 +393,43 @@ judge_good() {
 	return $bad
 }
 
+# The reason tests/kernel/not-exercised gives for rule @1, or nothing.
+listed_reason() {
+	sed -n "s/^$1[[:space:]]\{1,\}//p" "$NOT_EXERCISED" 2>/dev/null | head -1
+}
+
+# Rule coverage of the kernel under test: prints which rules decided the
+# values the checks compared (check, rule, times, decided ms); fails when a
+# rule of the variant (mainline) or schedutil decided none and
+# tests/kernel/not-exercised does not say why. A listed rule exercised after
+# all is only reported: the list may be shortened.
+judge_coverage() {
+	local dir=$1 r reason missing bad=0
+
+	log "rule coverage (check, rule, times, decided ms):"
+	sqlite3 -separator ' ' "$dir/results.db" \
+		"SELECT printf('  %-22s %-5s %8d %12.3f', check_id, rule, times, decided_ns / 1e6)
+		 FROM rule_coverage ORDER BY rowid" >&2
+	missing=$("$UCVAL" report --format json "$dir/results.db" |
+		sed -n 's/.*"rules_not_exercised": \[\(.*\)\].*/\1/p' | tr -d '",')
+	[ -n "$missing" ] || { log "rule coverage: no rules_not_exercised in the report"; return 1; }
+	for r in $missing; do
+		reason=$(listed_reason "$r")
+		if [ -n "$reason" ]; then
+			log "  not exercised: $r ($reason)"
+		else
+			log "rule $r not exercised, and tests/kernel/not-exercised does not say why"
+			bad=1
+		fi
+	done
+	for r in $(sed -n 's/^\([A-Z][A-Z0-9a-z]*\)[[:space:]].*/\1/p' "$NOT_EXERCISED"); do
+		case " $(echo $missing) " in *" $r "*) ;;
+		*) log "  $r is listed in tests/kernel/not-exercised but was exercised";;
+		esac
+	done
+	return $bad
+}
+
 # A broken variant: every check of its "Expect-Fail:" header must FAIL.
 judge_broken() {
 	local dir=$1 patch=$2 c want bad=0
@@ -467,6 +509,7 @@ cmd_all() {
 		log "kernel under test: FAILED (analyze status $ANALYZE_RC; $dir/analyze.txt)"
 		status=1
 	fi
+	judge_coverage "$dir" || status=1
 	for p in $broken; do
 		nr=$((nr + 1))
 		log "broken: $(basename "$p") ($(sed -n 's/^Subject: //p' "$p" | head -1))"
