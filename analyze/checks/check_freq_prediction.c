@@ -388,7 +388,7 @@ static bool chain(const struct an_replay *r, const void *ctx, int cpu,
 	unsigned int lo, hi;
 
 	(void)cpu;
-	if (!predict(r, c->k, c->p, &j, &lo, &hi, ex, NULL))
+	if (!predict(r, c->k, c->p, &j, &lo, &hi, ex, NULL, NULL))
 		return false;
 	an_fq_cover_rt(r, c->p, ex);
 	return true;
