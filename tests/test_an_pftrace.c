@@ -25,6 +25,7 @@
 #include "lib/pbwire.h"
 #include "analyze/read/alias.h"
 #include "analyze/read/pfschema.h"
+#include "analyze/read/pfgeneric.h"
 #include "analyze/read/pftrace.h"
 #include "analyze/read/reader.h"
 #include "tests/an_testutil.h"
@@ -533,6 +534,40 @@ static void same_but_evidence(char *out)
 	memcpy(p, text, strlen(text));
 }
 
+/*
+ * Event names are kept once each and matched on their whole length: a name
+ * with a NUL inside is cut at it, and no stored name is read past its end
+ * (a generic event named "ab\0..." read past "ab"'s copy: ASan, make fuzz).
+ */
+static void test_generic_names(void **state)
+{
+	static const struct {
+		const char *s;
+		size_t len;
+		const char *want;	/* the stored text */
+		int same_as;		/* the row whose copy it must be, -1: a new one */
+	} rows[] = {
+		{ "uclamp_util_cfs", 15, "uclamp_util_cfs", -1 },
+		{ "ab", 2, "ab", -1 },
+		{ "ab\0\0\0\0\0", 7, "ab", 1 },
+		{ "uclamp_util_cfs\0x", 17, "uclamp_util_cfs", 0 },
+		{ "uclamp_util_c", 13, "uclamp_util_c", -1 },
+		{ "abc", 3, "abc", -1 },
+	};
+	struct an_pfgen g = { 0 };
+	const char *got[ARRAY_SIZE(rows)];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		got[i] = an_pfgen_name(&g, rows[i].s, rows[i].len);
+		assert_string_equal(got[i], rows[i].want);
+		if (rows[i].same_as >= 0 && got[i] != got[rows[i].same_as])
+			fail_msg("row %zu: a second copy of '%s'", i, rows[i].want);
+	}
+	assert_int_equal(g.nr_names, 4);
+	an_pfgen_release(&g);
+}
+
 static void test_analyze(void **state)
 {
 	static char text[16384], pf[16384], cmd[1024];
@@ -597,6 +632,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pbwire),
+		cmocka_unit_test(test_generic_names),
 		cmocka_unit_test(test_pbwire_packed),
 		cmocka_unit_test(test_schema),
 		cmocka_unit_test(test_fixtures),

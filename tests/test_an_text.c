@@ -256,6 +256,10 @@ static void test_text_alias_nul(void **state)
 		if (an_alias_lookup(names[i].name, names[i].len) != names[i].want)
 			fail_msg("name %zu: type %d want %d", i,
 				 an_alias_lookup(names[i].name, names[i].len), names[i].want);
+	/* the same for field names */
+	assert_int_equal(an_alias_field_index(AN_EV_SCHED_SWITCH, "prev_pid", 8), 1);
+	assert_int_equal(an_alias_field_index(AN_EV_SCHED_SWITCH, "prev_pid\0\0\0\0", 12), -1);
+	assert_int_equal(an_alias_field_index(AN_EV_SCHED_SWITCH, "prev_pi", 7), -1);
 	memcpy(buf, line, sizeof(line));
 	an_diag_clear(&d);
 	assert_int_equal(an_textline_parse(buf, sizeof(line) - 1, &ev, &x, &d),

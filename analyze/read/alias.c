@@ -394,7 +394,7 @@ int an_alias_field_index(enum an_event_type type, const char *name, size_t len)
 		for (unsigned int n = 0; n < AN_ALIAS_MAX_NAMES; n++) {
 			const char *raw = t->fields[i].names[n];
 
-			if (raw && !strncmp(raw, name, len) && raw[len] == '\0')
+			if (raw && strlen(raw) == len && !memcmp(raw, name, len))
 				return (int)i;
 		}
 	return -1;

@@ -33,10 +33,11 @@ const char *an_pfgen_name(struct an_pfgen *g, const char *s, size_t len)
 {
 	char *copy;
 
+	len = strnlen(s, len);		/* a name is cut at a NUL inside it */
 	if (len >= AN_PFGEN_NAME_LEN)
 		len = AN_PFGEN_NAME_LEN - 1;
 	for (size_t i = g->nr_names; i-- > 0;)
-		if (!strncmp(g->names[i], s, len) && g->names[i][len] == '\0')
+		if (strlen(g->names[i]) == len && !memcmp(g->names[i], s, len))
 			return g->names[i];
 	if (g->nr_names == AN_PFGEN_MAX_NAMES ||
 	    AN_VEC_GROW(g->names, g->nr_names + 1, g->alloc_names))
