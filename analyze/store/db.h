@@ -93,6 +93,15 @@ struct an_db_window {
 	const char *explain;		/* the model's explanation chain, or NULL */
 };
 
+/*
+ * A label of a trace (table trace_labels): `ucval analyze --tag key=value`.
+ * Both strings are borrowed.
+ */
+struct an_db_label {
+	const char *key;
+	const char *value;
+};
+
 void an_db_setup_process(void);
 int an_db_open(struct an_db **out, const char *path, struct an_diag *d);
 void an_db_close(struct an_db *db);
@@ -106,6 +115,7 @@ int an_db_verdict_add(struct an_db *db, const struct an_db_verdict *v, struct an
 int an_db_mismatch_add(struct an_db *db, const struct an_db_window *w, struct an_diag *d);
 int an_db_undecided_add(struct an_db *db, const struct an_db_window *w, struct an_diag *d);
 int an_db_series_add(struct an_db *db, struct an_series *s, struct an_diag *d);
+int an_db_label_add(struct an_db *db, const char *key, const char *value, struct an_diag *d);
 int an_db_trace_commit(struct an_db *db, struct an_diag *d);
 void an_db_trace_abort(struct an_db *db);
 
