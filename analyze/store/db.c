@@ -422,7 +422,13 @@ static const char *const own_tables[] = {
 	"trace_labels",
 };
 
-static bool is_own_table(const char *name)
+/**
+ * an_db_is_own_table() - whether some ucval schema has a table @name
+ * @name: a table name
+ *
+ * Return: true for the tables of own_tables[].
+ */
+bool an_db_is_own_table(const char *name)
 {
 	for (size_t i = 0; i < sizeof(own_tables) / sizeof(own_tables[0]); i++)
 		if (!strcmp(name, own_tables[i]))
@@ -452,7 +458,7 @@ static int check_foreign(struct an_db *db, struct an_diag *d)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 
-		if (name && !is_own_table(name)) {
+		if (name && !an_db_is_own_table(name)) {
 			err = an_diag_fail(d, AN_E_DB, "not a ucval results database: it has a "
 					   "table '%.64s' of its own, and ucval writes into no "
 					   "other program's database", name);

@@ -103,6 +103,7 @@ struct an_db_label {
 };
 
 void an_db_setup_process(void);
+bool an_db_is_own_table(const char *name);
 int an_db_open(struct an_db **out, const char *path, struct an_diag *d);
 void an_db_close(struct an_db *db);
 int an_db_trace_begin(struct an_db *db, const struct an_db_trace *t, int64_t *trace_id,
