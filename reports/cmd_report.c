@@ -62,12 +62,13 @@ static const char report_usage[] =
 	"                    per check the failure rate (traces with FAIL / decided\n"
 	"                    traces) with its 95 % Wilson interval, mismatch windows\n"
 	"                    per hour of trace, the rules that fail most, the\n"
-	"                    longest windows (--top of each; formats text, md, json)\n"
+	"                    longest windows (--top of each; formats text, md,\n"
+	"                    html, json)\n"
 	"  --compare LABEL=A,B  per check the failure rates of groups A and B, the\n"
 	"                    difference B - A with Newcombe's hybrid score interval,\n"
 	"                    Fisher's exact p and a verdict: worse, better (p <\n"
 	"                    alpha) or no evidence; exit 1 when a check is worse\n"
-	"                    (formats text, md, json)\n"
+	"                    (formats text, md, html, json)\n"
 	"  --alpha P         threshold of --compare, 0 < P < 0.5 (default 0.05)\n"
 	"  -h, --help        this text\n"
 	"\n"
@@ -253,9 +254,9 @@ static int check_fleet(struct cmd_opts *o)
 		return 0;
 	if (o->is_diff || o->trace)
 		return usage_error("%s do not go with --diff or --trace", what);
-	if (o->format != FMT_TEXT && o->format != FMT_MD && o->format != FMT_JSON) {
-		fprintf(stderr, "ucval report: %s writes text, md or json, not %s (fleet reports "
-			"have no html or junit form)\n\n%s", what,
+	if (o->format == FMT_JUNIT || o->format == FMT_PERFETTO) {
+		fprintf(stderr, "ucval report: %s writes text, md, html or json, not %s (fleet "
+			"reports have no junit or perfetto form)\n\n%s", what,
 			format_name[o->format], report_usage);
 		return UCVAL_EXIT_USAGE;
 	}
@@ -316,7 +317,8 @@ static int write_out(const struct cmd_opts *o, const struct rep_sel *sel,
 		     bool *is_worse)
 {
 	struct rep_fleet_out fo = {
-		.style = o->format == FMT_MD ? REP_STYLE_MD : REP_STYLE_TEXT,
+		.style = o->format == FMT_MD ? REP_STYLE_MD : o->format == FMT_HTML ?
+			 REP_STYLE_HTML : REP_STYLE_TEXT,
 		.is_json = o->format == FMT_JSON, .top = o->top,
 	};
 	struct rep_outfile out;

@@ -11,6 +11,7 @@
 #include "lib/json.h"
 #include "reports/fleet.h"
 #include "reports/fmt.h"
+#include "reports/html.h"
 #include "reports/stats.h"
 
 #define PERCENT		100.0
@@ -240,7 +241,11 @@ int rep_fleet_groups_write(FILE *out, const struct rep_fleet *f, const struct re
 	struct rep_json j;
 
 	if (!o->is_json) {
+		if (o->style == REP_STYLE_HTML)
+			rep_html_page_open(out);
 		groups_text(out, f, o);
+		if (o->style == REP_STYLE_HTML)
+			rep_html_page_close(out);
 		return 0;
 	}
 	rep_json_init(&j, out);
@@ -398,9 +403,14 @@ int rep_fleet_compare_write(FILE *out, const struct rep_fleet *f, const char *a,
 	n = cmp_rows(g, alpha, rows);
 	for (size_t k = 0; k < n; k++)
 		*is_worse |= !strcmp(rows[k].verdict, "worse");
-	if (o->is_json)
+	if (o->is_json) {
 		cmp_json(out, f, g, rows, n, alpha);
-	else
-		cmp_text(out, f, g, rows, n, alpha, o);
+		return 0;
+	}
+	if (o->style == REP_STYLE_HTML)
+		rep_html_page_open(out);
+	cmp_text(out, f, g, rows, n, alpha, o);
+	if (o->style == REP_STYLE_HTML)
+		rep_html_page_close(out);
 	return 0;
 }

@@ -4,8 +4,8 @@
  * group of traces, per check the failure rate with its Wilson interval,
  * windows per hour, the rules that fail most, the longest windows) and
  * `--compare LABEL=A,B` (per check both rates, their difference with
- * Newcombe's interval, Fisher's exact p and a verdict), as text, markdown
- * or JSON.
+ * Newcombe's interval, Fisher's exact p and a verdict), as text, markdown,
+ * HTML or JSON.
  */
 #ifndef UCVAL_REPORTS_FLEET_H
 #define UCVAL_REPORTS_FLEET_H
@@ -21,7 +21,7 @@
 
 /**
  * struct rep_fleet_out - how a fleet report is written
- * @style: text or markdown (when not @is_json)
+ * @style: text, markdown or HTML (a whole page) when not @is_json
  * @is_json: one JSON document
  * @top: traces listed per group in text and markdown (0: all)
  */

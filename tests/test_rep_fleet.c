@@ -167,6 +167,10 @@ static const struct fleet_case fleet_cases[] = {
 	{ "compare json", { "--compare", "build=clean,faulty", "--format", "json" }, 1,
 	  { "\"check_id\": \"rq_clamp\", \"n_fail_a\": 0, \"n_decided_a\": 4, \"n_fail_b\": 4, "
 	    "\"n_decided_b\": 4", "\"p\": 0.028571, \"verdict\": \"worse\"" } },
+	{ "group-by html", { "--group-by", "build", "--format", "html" }, 0,
+	  { "<!DOCTYPE html>", "<h3>build=faulty: 4 traces", "<td>MR4</td>", "</html>" } },
+	{ "compare html", { "--compare", "build=clean,faulty", "--format", "html" }, 1,
+	  { "<td>worse</td>", "<td class=\"num\">0.02857</td>", "</html>" } },
 	{ "by kernel", { "--group-by", "kernel", "--format", "json" }, 0,
 	  /* synth says its release; the fixture of the lone trace does not */
 	  { "\"group_by\": \"kernel\"", "\"n_unlabelled\": 1", "\"n_traces\": 8" } },
@@ -203,7 +207,8 @@ struct error_case {
 };
 
 static const struct error_case error_cases[] = {
-	{ { "--group-by", "build", "--format", "html" }, "--group-by writes text, md or json, not html" },
+	{ { "--group-by", "build", "--format", "perfetto", "-o", "/dev/null" },
+	  "--group-by writes text, md, html or json, not perfetto" },
 	{ { "--compare", "build=clean,faulty", "--format", "junit" }, "not junit" },
 	{ { "--group-by", "Build" }, "--group-by expects a label" },
 	{ { "--compare", "build=clean" }, "--compare expects LABEL=A,B" },
