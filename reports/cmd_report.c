@@ -68,7 +68,8 @@ static const char report_usage[] =
 	"                    difference B - A with Newcombe's hybrid score interval,\n"
 	"                    Fisher's exact p and a verdict: worse, better (p <\n"
 	"                    alpha) or no evidence; exit 1 when a check is worse\n"
-	"                    (formats text, md, html, json)\n"
+	"                    (formats text, md, html, json; junit: a test case per\n"
+	"                    check, failed when worse)\n"
 	"  --alpha P         threshold of --compare, 0 < P < 0.5 (default 0.05)\n"
 	"  -h, --help        this text\n"
 	"\n"
@@ -254,9 +255,10 @@ static int check_fleet(struct cmd_opts *o)
 		return 0;
 	if (o->is_diff || o->trace)
 		return usage_error("%s do not go with --diff or --trace", what);
-	if (o->format == FMT_JUNIT || o->format == FMT_PERFETTO) {
-		fprintf(stderr, "ucval report: %s writes text, md, html or json, not %s (fleet "
-			"reports have no junit or perfetto form)\n\n%s", what,
+	if ((o->format == FMT_JUNIT && !o->cmp[0]) || o->format == FMT_PERFETTO) {
+		fprintf(stderr, "ucval report: %s writes %s, not %s\n\n%s", what,
+			o->cmp[0] ? "text, md, html, json or junit" :
+			"text, md, html or json (junit: --compare only)",
 			format_name[o->format], report_usage);
 		return UCVAL_EXIT_USAGE;
 	}
@@ -319,7 +321,8 @@ static int write_out(const struct cmd_opts *o, const struct rep_sel *sel,
 	struct rep_fleet_out fo = {
 		.style = o->format == FMT_MD ? REP_STYLE_MD : o->format == FMT_HTML ?
 			 REP_STYLE_HTML : REP_STYLE_TEXT,
-		.is_json = o->format == FMT_JSON, .top = o->top,
+		.is_json = o->format == FMT_JSON, .is_junit = o->format == FMT_JUNIT,
+		.top = o->top,
 	};
 	struct rep_outfile out;
 	struct an_diag d;

@@ -13,6 +13,7 @@
 #include "reports/fmt.h"
 #include "reports/html.h"
 #include "reports/stats.h"
+#include "reports/xml.h"
 
 #define PERCENT		100.0
 #define NS_PER_HOUR	3.6e12
@@ -376,6 +377,82 @@ static void cmp_json(FILE *out, const struct rep_fleet *f, const struct rep_flee
 	rep_json_end(&j);
 }
 
+static void xml_attr(FILE *out, const char *name, const char *value)
+{
+	fprintf(out, " %s=\"", name);
+	rep_xml_text(out, value);
+	fputc('"', out);
+}
+
+static void junit_property(FILE *out, const char *name, const char *value)
+{
+	fputs("      <property", out);
+	xml_attr(out, "name", name);
+	xml_attr(out, "value", value);
+	fputs("/>\n", out);
+}
+
+static void junit_properties(FILE *out, const struct rep_fleet *f,
+			     const struct rep_fleet_group *g[2], double alpha)
+{
+	char buf[64];
+
+	fputs("    <properties>\n", out);
+	junit_property(out, "label", f->label);
+	junit_property(out, "a", g[0]->value);
+	junit_property(out, "b", g[1]->value);
+	snprintf(buf, sizeof(buf), "%" PRId64, g[0]->nr_traces);
+	junit_property(out, "n_traces_a", buf);
+	snprintf(buf, sizeof(buf), "%" PRId64, g[1]->nr_traces);
+	junit_property(out, "n_traces_b", buf);
+	snprintf(buf, sizeof(buf), "%g", alpha);
+	junit_property(out, "alpha", buf);
+	fputs("    </properties>\n", out);
+}
+
+/*
+ * JUnit, for CI: one test suite, a test case per check named after it, a
+ * failure where B is worse (better and no evidence pass).
+ */
+static void cmp_junit(FILE *out, const struct rep_fleet *f, const struct rep_fleet_group *g[2],
+		      const struct cmp_row *rows, size_t n, double alpha)
+{
+	char name[512], msg[512];
+	size_t worse = 0;
+
+	for (size_t k = 0; k < n; k++)
+		worse += !strcmp(rows[k].verdict, "worse");
+	snprintf(name, sizeof(name), "%s: %s against %s", f->label, g[1]->value, g[0]->value);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	fprintf(out, "<testsuites name=\"ucval compare\" tests=\"%zu\" failures=\"%zu\" "
+		"skipped=\"0\" errors=\"0\">\n  <testsuite", n, worse);
+	xml_attr(out, "name", name);
+	fprintf(out, " id=\"1\" tests=\"%zu\" failures=\"%zu\" skipped=\"0\" errors=\"0\">\n",
+		n, worse);
+	junit_properties(out, f, g, alpha);
+	for (size_t k = 0; k < n; k++) {
+		const struct cmp_row *r = &rows[k];
+
+		snprintf(name, sizeof(name), "%s=%s", f->label, g[1]->value);
+		fputs("    <testcase", out);
+		xml_attr(out, "classname", name);
+		xml_attr(out, "name", r->check_id);
+		if (strcmp(r->verdict, "worse")) {
+			fputs("/>\n", out);
+			continue;
+		}
+		snprintf(msg, sizeof(msg), "worse: %" PRId64 " of %" PRId64 " traces failed against "
+			 "%" PRId64 " of %" PRId64 " (%s), Fisher p = %.4g < %g", r->c[1]->n_fail,
+			 decided(r->c[1]), r->c[0]->n_fail, decided(r->c[0]), g[0]->value, r->p,
+			 alpha);
+		fputs(">\n      <failure", out);
+		xml_attr(out, "message", msg);
+		xml_attr(out, "type", "worse");
+		fputs("/>\n    </testcase>\n", out);
+	}
+	fputs("  </testsuite>\n</testsuites>\n", out);
+}
+
 /**
  * rep_fleet_compare_write() - `ucval report --compare LABEL=A,B`
  * @out: the stream
@@ -405,6 +482,10 @@ int rep_fleet_compare_write(FILE *out, const struct rep_fleet *f, const char *a,
 		*is_worse |= !strcmp(rows[k].verdict, "worse");
 	if (o->is_json) {
 		cmp_json(out, f, g, rows, n, alpha);
+		return 0;
+	}
+	if (o->is_junit) {
+		cmp_junit(out, f, g, rows, n, alpha);
 		return 0;
 	}
 	if (o->style == REP_STYLE_HTML)

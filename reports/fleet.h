@@ -5,7 +5,7 @@
  * windows per hour, the rules that fail most, the longest windows) and
  * `--compare LABEL=A,B` (per check both rates, their difference with
  * Newcombe's interval, Fisher's exact p and a verdict), as text, markdown,
- * HTML or JSON.
+ * HTML or JSON, and --compare as JUnit for CI.
  */
 #ifndef UCVAL_REPORTS_FLEET_H
 #define UCVAL_REPORTS_FLEET_H
@@ -23,11 +23,13 @@
  * struct rep_fleet_out - how a fleet report is written
  * @style: text, markdown or HTML (a whole page) when not @is_json
  * @is_json: one JSON document
+ * @is_junit: JUnit XML (--compare only: a test case per check)
  * @top: traces listed per group in text and markdown (0: all)
  */
 struct rep_fleet_out {
 	enum rep_style style;
 	bool is_json;
+	bool is_junit;
 	unsigned int top;
 };
 

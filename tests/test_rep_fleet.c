@@ -171,6 +171,12 @@ static const struct fleet_case fleet_cases[] = {
 	  { "<!DOCTYPE html>", "<h3>build=faulty: 4 traces", "<td>MR4</td>", "</html>" } },
 	{ "compare html", { "--compare", "build=clean,faulty", "--format", "html" }, 1,
 	  { "<td>worse</td>", "<td class=\"num\">0.02857</td>", "</html>" } },
+	{ "compare junit", { "--compare", "build=clean,faulty", "--format", "junit" }, 1,
+	  { "<testcase classname=\"build=faulty\" name=\"rq_clamp\">",
+	    "<failure message=\"worse: 4 of 4 traces failed against 0 of 4 (clean), Fisher p = "
+	    "0.02857 &lt; 0.05\" type=\"worse\"/>",
+	    "<testcase classname=\"build=faulty\" name=\"task_effective\"/>",
+	    "tests=\"8\" failures=\"1\"" } },
 	{ "by kernel", { "--group-by", "kernel", "--format", "json" }, 0,
 	  /* synth says its release; the fixture of the lone trace does not */
 	  { "\"group_by\": \"kernel\"", "\"n_unlabelled\": 1", "\"n_traces\": 8" } },
@@ -208,8 +214,10 @@ struct error_case {
 
 static const struct error_case error_cases[] = {
 	{ { "--group-by", "build", "--format", "perfetto", "-o", "/dev/null" },
-	  "--group-by writes text, md, html or json, not perfetto" },
-	{ { "--compare", "build=clean,faulty", "--format", "junit" }, "not junit" },
+	  "--group-by writes text, md, html or json (junit: --compare only), not perfetto" },
+	{ { "--group-by", "build", "--format", "junit" }, "(junit: --compare only), not junit" },
+	{ { "--compare", "build=clean,faulty", "--format", "perfetto", "-o", "/dev/null" },
+	  "--compare writes text, md, html, json or junit, not perfetto" },
 	{ { "--group-by", "Build" }, "--group-by expects a label" },
 	{ { "--compare", "build=clean" }, "--compare expects LABEL=A,B" },
 	{ { "--compare", "build=clean,clean" }, "two different values" },
@@ -243,11 +251,33 @@ static void test_fleet_errors(void **state)
 	}
 }
 
+/* The JUnit of --compare follows tests/junit.xsd, as the per-trace JUnit does. */
+static void test_fleet_junit_schema(void **state)
+{
+	static struct run r;
+	const char *args[] = { "report", "--compare", "build=clean,faulty", "--format", "junit",
+			       "-o", NULL, db, NULL };
+	char xml[128], cmd[512];
+
+	(void)state;
+	if (system("command -v xmllint > /dev/null 2>&1")) {
+		printf("# skip: xmllint absent (Debian libxml2-utils), JUnit not validated\n");
+		skip();
+	}
+	snprintf(xml, sizeof(xml), "%s/compare.xml", dir);
+	args[6] = xml;
+	run_ucval(args, &r);
+	assert_int_equal(r.status, 1);
+	snprintf(cmd, sizeof(cmd), "xmllint --noout --schema tests/junit.xsd '%s' 2>&1", xml);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fleet_reports),
 		cmocka_unit_test(test_fleet_errors),
+		cmocka_unit_test(test_fleet_junit_schema),
 	};
 
 	if (!getenv("UCVAL")) {
