@@ -420,23 +420,23 @@ static int report_fleet(const struct cmd_opts *o, struct rep_rdb *db, struct an_
 	bool is_worse = false;
 	int status;
 
-	if (rep_fleet_load(db, o->label, o->top, &f, d)) {
-		rep_fleet_free(&f);
+	if (rep_fleetdb_load(db, o->label, o->top, &f, d)) {
+		rep_fleetdb_free(&f);
 		return print_diag(d);
 	}
 	for (int i = 0; o->cmp[0] && i < 2; i++) {
-		if (!rep_fleet_find(&f, o->cmp[i])) {
+		if (!rep_fleetdb_find(&f, o->cmp[i])) {
 			char shown[PATH_MAX];
 
 			an_utf8_escape(shown, sizeof(shown), o->cmp[i], 0);
 			fprintf(stderr, "ucval report: no trace has the label %s=%s\n", o->label,
 				shown);
-			rep_fleet_free(&f);
+			rep_fleetdb_free(&f);
 			return UCVAL_EXIT_USAGE;
 		}
 	}
 	status = write_out(o, &sel, NULL, &f, &is_worse);
-	rep_fleet_free(&f);
+	rep_fleetdb_free(&f);
 	return !status && is_worse ? UCVAL_EXIT_FAIL : status;
 }
 

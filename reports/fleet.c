@@ -292,8 +292,8 @@ static size_t cmp_rows(const struct rep_fleet_group *g[2], double alpha, struct 
 		struct cmp_row *r = &rows[k];
 		const struct rep_fleet_check *a, *b;
 
-		a = r->c[0] = rep_fleet_check(g[0], r->check_id);
-		b = r->c[1] = rep_fleet_check(g[1], r->check_id);
+		a = r->c[0] = rep_fleetdb_check(g[0], r->check_id);
+		b = r->c[1] = rep_fleetdb_check(g[1], r->check_id);
 		r->diff = rep_stats_newcombe(b ? b->n_fail : 0, decided(b), a ? a->n_fail : 0,
 					     decided(a), z);
 		r->p = rep_stats_fisher(a ? a->n_fail : 0, a ? a->n_pass : 0, b ? b->n_fail : 0,
@@ -470,7 +470,7 @@ int rep_fleet_compare_write(FILE *out, const struct rep_fleet *f, const char *a,
 			    const char *b, double alpha, const struct rep_fleet_out *o,
 			    bool *is_worse)
 {
-	const struct rep_fleet_group *g[2] = { rep_fleet_find(f, a), rep_fleet_find(f, b) };
+	const struct rep_fleet_group *g[2] = { rep_fleetdb_find(f, a), rep_fleetdb_find(f, b) };
 	struct cmp_row rows[MAX_CHECKS];
 	size_t n;
 

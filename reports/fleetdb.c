@@ -80,13 +80,13 @@ static int cmp_group(const void *key, const void *elem)
 }
 
 /**
- * rep_fleet_find() - the group with label value @value
+ * rep_fleetdb_find() - the group with label value @value
  * @f: a loaded fleet
  * @value: the value
  *
  * Return: the group, or NULL when no trace has the label with that value.
  */
-const struct rep_fleet_group *rep_fleet_find(const struct rep_fleet *f, const char *value)
+const struct rep_fleet_group *rep_fleetdb_find(const struct rep_fleet *f, const char *value)
 {
 	if (!f->nr_groups)
 		return NULL;
@@ -94,14 +94,14 @@ const struct rep_fleet_group *rep_fleet_find(const struct rep_fleet *f, const ch
 }
 
 /**
- * rep_fleet_check() - a group's row of @check_id
+ * rep_fleetdb_check() - a group's row of @check_id
  * @g: the group
  * @check_id: the check
  *
  * Return: the row, or NULL when no trace of @g has a verdict of that check.
  */
-const struct rep_fleet_check *rep_fleet_check(const struct rep_fleet_group *g,
-					      const char *check_id)
+const struct rep_fleet_check *rep_fleetdb_check(const struct rep_fleet_group *g,
+						const char *check_id)
 {
 	for (size_t i = 0; i < g->nr_checks; i++)
 		if (!strcmp(g->checks[i].check_id, check_id))
@@ -118,8 +118,8 @@ static void *walk_row(struct walk *w, sqlite3_stmt *st, int count_col, size_t si
 		      void *(*arr_of)(struct rep_fleet_group *g))
 {
 	const char *value = (const char *)sqlite3_column_text(st, 0);
-	struct rep_fleet_group *g = value ? (struct rep_fleet_group *)rep_fleet_find(w->f, value) :
-				    NULL;
+	const struct rep_fleet_group *found = value ? rep_fleetdb_find(w->f, value) : NULL;
+	struct rep_fleet_group *g = (struct rep_fleet_group *)found;
 	int64_t n = sqlite3_column_int64(st, count_col);
 	void **arr;
 
@@ -246,18 +246,18 @@ static int64_t count(struct rep_rdb *db, const char *sql, const char *label)
 }
 
 /**
- * rep_fleet_load() - group the traces of @db by the value of @label
+ * rep_fleetdb_load() - group the traces of @db by the value of @label
  * @db: an open results database
  * @label: the label's key
  * @top: most rules and windows per group (0: all)
- * @f: filled; free with rep_fleet_free() (also on failure)
+ * @f: filled; free with rep_fleetdb_free() (also on failure)
  * @d: filled on failure
  *
  * Return: 0, -ENOENT (no trace has @label, or the database has no labels),
  * AN_E_DB, -ENOMEM.
  */
-int rep_fleet_load(struct rep_rdb *db, const char *label, unsigned int top,
-		   struct rep_fleet *f, struct an_diag *d)
+int rep_fleetdb_load(struct rep_rdb *db, const char *label, unsigned int top,
+		     struct rep_fleet *f, struct an_diag *d)
 {
 	int64_t n = count(db, "SELECT count(DISTINCT value) FROM trace_labels WHERE key = ?1",
 			  label);
@@ -289,10 +289,10 @@ int rep_fleet_load(struct rep_rdb *db, const char *label, unsigned int top,
 }
 
 /**
- * rep_fleet_free() - free what rep_fleet_load() filled
+ * rep_fleetdb_free() - free what rep_fleetdb_load() filled
  * @f: the fleet
  */
-void rep_fleet_free(struct rep_fleet *f)
+void rep_fleetdb_free(struct rep_fleet *f)
 {
 	rep_arena_free(&f->arena);
 	memset(f, 0, sizeof(*f));

@@ -81,11 +81,11 @@ struct rep_fleet {
 	struct rep_arena arena;
 };
 
-int rep_fleet_load(struct rep_rdb *db, const char *label, unsigned int top,
-		   struct rep_fleet *f, struct an_diag *d);
-const struct rep_fleet_group *rep_fleet_find(const struct rep_fleet *f, const char *value);
-const struct rep_fleet_check *rep_fleet_check(const struct rep_fleet_group *g,
-					      const char *check_id);
-void rep_fleet_free(struct rep_fleet *f);
+int rep_fleetdb_load(struct rep_rdb *db, const char *label, unsigned int top,
+		     struct rep_fleet *f, struct an_diag *d);
+const struct rep_fleet_group *rep_fleetdb_find(const struct rep_fleet *f, const char *value);
+const struct rep_fleet_check *rep_fleetdb_check(const struct rep_fleet_group *g,
+						const char *check_id);
+void rep_fleetdb_free(struct rep_fleet *f);
 
 #endif /* UCVAL_REPORTS_FLEETDB_H */
