@@ -18,6 +18,7 @@ struct ucval_cmd {
 
 int cmd_analyze(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_synth(int argc, char **argv);

@@ -53,6 +53,10 @@ static const char analyze_usage[] =
 	"  --checks LIST    run only these checks (comma-separated check ids)\n"
 	"  --platform FILE  platform description for traces without ucval markers\n"
 	"                   (ucval format or LISA platform.json)\n"
+	"  --tag KEY=VALUE  label every TRACE in the database (repeatable; KEY is\n"
+	"                   [a-z0-9_]+, VALUE non-empty text); the trace's kernel\n"
+	"                   release is label `kernel` unless given; not part of a\n"
+	"                   trace's identity: a re-analysis replaces the labels\n"
 	"  --strict         exit 1 instead of 3 when undecided windows may hide a\n"
 	"                   failure\n"
 	"  -j N             analyze N traces at once (default 1); with --db, each\n"
@@ -80,9 +84,12 @@ static const char analyze_usage[] =
 
 /* Room for the canonical option string that identifies an analysis. */
 #define OPTIONS_LEN	512
+/* Most --tag options one run takes. */
+#define MAX_TAGS	32
 
 enum {
 	OPT_DB = 256, OPT_JSON, OPT_GRACE, OPT_EARLY, OPT_CHECKS, OPT_PLATFORM, OPT_STRICT,
+	OPT_TAG,
 };
 
 static const struct option analyze_options[] = {
@@ -97,6 +104,7 @@ static const struct option analyze_options[] = {
 	{ "checks", required_argument, NULL, OPT_CHECKS },
 	{ "platform", required_argument, NULL, OPT_PLATFORM },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "tag", required_argument, NULL, OPT_TAG },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -108,6 +116,7 @@ struct cmd_opts {
 	const char *json_path;
 	const char *checks_text;
 	char options[OPTIONS_LEN];	/* canonical text: the analysis' identity */
+	struct an_db_label tags[MAX_TAGS];	/* into argv's strings */
 };
 
 static int parse_checks(const char *list, uint32_t *mask)
@@ -137,6 +146,60 @@ bad:
 		"freq_above_max_clamp, freq_prediction, groups_exhausted, trace_integrity), "
 		"got '%s'\n", list);
 	return -1;
+}
+
+static bool is_tag_key(const char *s, size_t len)
+{
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return false;
+	return true;
+}
+
+/* A label's value: non-empty UTF-8 without control characters. */
+static bool is_tag_value(const char *s)
+{
+	if (!*s)
+		return false;
+	while (*s) {
+		uint32_t cp;
+		size_t n = an_utf8_decode(s, &cp);
+
+		if (!n || an_utf8_is_control(cp))
+			return false;
+		s += n;
+	}
+	return true;
+}
+
+/* --tag KEY=VALUE: split in place (argv is ours) and added to @o's labels. */
+static int parse_tag(struct cmd_opts *o, char *arg)
+{
+	char *eq = strchr(arg, '=');
+
+	if (!eq || !is_tag_key(arg, (size_t)(eq - arg)) || !is_tag_value(eq + 1)) {
+		fputs("ucval analyze: --tag expects KEY=VALUE, KEY of a-z, 0-9 and _, VALUE "
+		      "non-empty UTF-8 text without control characters, got '", stderr);
+		an_utf8_fputs(stderr, arg, 0);
+		fputs("'\n", stderr);
+		return -1;
+	}
+	*eq = '\0';
+	for (size_t i = 0; i < o->run.nr_labels; i++) {
+		if (!strcmp(o->tags[i].key, arg)) {
+			fprintf(stderr, "ucval analyze: --tag %s given twice\n", arg);
+			return -1;
+		}
+	}
+	if (o->run.nr_labels >= MAX_TAGS) {
+		fprintf(stderr, "ucval analyze: at most %d --tag options\n", MAX_TAGS);
+		return -1;
+	}
+	o->tags[o->run.nr_labels].key = arg;
+	o->tags[o->run.nr_labels++].value = eq + 1;
+	return 0;
 }
 
 /* An output (--json, --db) naming one of the inputs: refused before anything is read. */
@@ -205,6 +268,10 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 		case OPT_STRICT:
 			o->run.is_strict = true;
 			break;
+		case OPT_TAG:
+			if (parse_tag(o, optarg))
+				return -1;
+			break;
 		case 'j':
 			if (an_optnum_parse("analyze", "-j", optarg, 1, AN_RUN_MAX_JOBS, &v))
 				return -1;
@@ -255,6 +322,7 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o)
 		snprintf(o->options + n, sizeof(o->options) - n, " early_us=%u", r->early_us);
 	}
 	o->run.options = o->options;
+	o->run.labels = o->tags;
 	return 0;
 }
 

@@ -217,7 +217,7 @@ static int finish_trace(const struct an_run_opts *o, struct an_db **db, struct j
 		if (!*db)
 			err = an_db_open(db, o->db_path, &j->d);
 		if (!err)
-			err = an_save_trace(*db, o->options, t, &j->d);
+			err = an_save_trace(*db, o->options, o->labels, o->nr_labels, t, &j->d);
 	}
 	if (err) {
 		an_diag_format(&j->d, line, sizeof(line));

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 #include "analyze/analyze.h"
+#include "analyze/store/db.h"
 
 /* Largest -j: beyond the cores, workers only contend. */
 #define AN_RUN_MAX_JOBS	64
@@ -31,6 +32,8 @@
  * @an: the analysis options, the same for every trace
  * @options: the analysis' canonical option text (its identity in the
  *	     database and the JSON); borrowed
+ * @labels: the labels of every trace (--tag), borrowed
+ * @nr_labels: how many
  * @traces: the trace paths; borrowed (argv)
  * @nr_traces: how many
  */
@@ -41,6 +44,8 @@ struct an_run_opts {
 	unsigned long jobs;
 	struct an_analyze_opts an;
 	const char *options;
+	const struct an_db_label *labels;
+	size_t nr_labels;
 	char **traces;
 	int nr_traces;
 };

@@ -3,8 +3,10 @@
  * analyze/save.c - one analyzed trace into the database (save.h): the
  * run's verdicts and windows become rows of analyze/store/db.h.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "analyze/evlist.h"
@@ -88,8 +90,24 @@ static int add_coverage(struct an_db *db, const struct an_tracerun *t, struct an
 	return err;
 }
 
-int an_save_trace(struct an_db *db, const char *options, struct an_tracerun *t,
-		  struct an_diag *d)
+/* @labels, and the trace's kernel release as `kernel` unless a label says it */
+static int add_labels(struct an_db *db, const struct an_db_label *labels, size_t nr_labels,
+		      const struct an_tracerun *t, struct an_diag *d)
+{
+	bool has_kernel = false;
+	int err = 0;
+
+	for (size_t i = 0; i < nr_labels && !err; i++) {
+		has_kernel |= !strcmp(labels[i].key, "kernel");
+		err = an_db_label_add(db, labels[i].key, labels[i].value, d);
+	}
+	if (!err && !has_kernel && t->sum.kernel[0])
+		err = an_db_label_add(db, "kernel", t->sum.kernel, d);
+	return err;
+}
+
+int an_save_trace(struct an_db *db, const char *options, const struct an_db_label *labels,
+		  size_t nr_labels, struct an_tracerun *t, struct an_diag *d)
 {
 	char when[WHEN_LEN], missing[AN_EVLIST_NAMES_LEN];
 	struct an_db_trace row = {
@@ -117,6 +135,8 @@ int an_save_trace(struct an_db *db, const char *options, struct an_tracerun *t,
 		err = an_db_series_add(db, &t->series, d);
 	if (!err && t->is_streamed)
 		err = an_db_trace_set(db, &row, d);
+	if (!err)
+		err = add_labels(db, labels, nr_labels, t, d);
 	if (err) {
 		an_db_trace_abort(db);
 		return err;

@@ -15,6 +15,9 @@
  * an_save_trace() - write @t's rows and commit them
  * @db: the open database
  * @options: the analysis' canonical option text (the traces.options column)
+ * @labels: the trace's labels (`--tag`), borrowed; the trace's kernel
+ *	    release is added as label `kernel` unless one is given
+ * @nr_labels: how many
  * @t: a run an_tracerun_conclude() finished; when @t->is_streamed its
  *     transaction is already open with its series in (analyze/stream.h)
  * @d: diagnostic on failure
@@ -24,7 +27,7 @@
  *
  * Return: 0 or the database's error.
  */
-int an_save_trace(struct an_db *db, const char *options, struct an_tracerun *t,
-		  struct an_diag *d);
+int an_save_trace(struct an_db *db, const char *options, const struct an_db_label *labels,
+		  size_t nr_labels, struct an_tracerun *t, struct an_diag *d);
 
 #endif /* UCVAL_ANALYZE_SAVE_H */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "reports/diff.h"
+#include "reports/fleet.h"
 #include "reports/html.h"
 #include "reports/jsonrep.h"
 #include "reports/junit.h"
@@ -57,14 +58,28 @@ static const char report_usage[] =
 	"                    whose verdict changed, mismatch windows per check,\n"
 	"                    residency shift per policy and OPP in percentage\n"
 	"                    points (formats text, md, json)\n"
+	"  --group-by LABEL  per value of the label (`analyze --tag`): its traces,\n"
+	"                    per check the failure rate (traces with FAIL / decided\n"
+	"                    traces) with its 95 % Wilson interval, mismatch windows\n"
+	"                    per hour of trace, the rules that fail most, the\n"
+	"                    longest windows (--top of each; formats text, md,\n"
+	"                    html, json)\n"
+	"  --compare LABEL=A,B  per check the failure rates of groups A and B, the\n"
+	"                    difference B - A with Newcombe's hybrid score interval,\n"
+	"                    Fisher's exact p and a verdict: worse, better (p <\n"
+	"                    alpha) or no evidence; exit 1 when a check is worse\n"
+	"                    (formats text, md, html, json; junit: a test case per\n"
+	"                    check, failed when worse)\n"
+	"  --alpha P         threshold of --compare, 0 < P < 0.5 (default 0.05)\n"
 	"  -h, --help        this text\n"
 	"\n"
 	"Databases of schema 1 (before ucval recorded tasks, policies, intervals\n"
 	"and residency) are read too: those sections say \"not recorded\". Schema 2\n"
 	"(intervals one row each) and 3 (in chunks, through views) read alike.\n"
 	"\n"
-	"exit status: 0 report written; 2 bad usage or input: no such file, not a\n"
-	"ucval database, a database written by a newer ucval, no traces in it, an\n"
+	"exit status: 0 report written; 1 --compare found a check worse in B; 2\n"
+	"bad usage or input: no such file, not a ucval database, no label, a\n"
+	"group no trace has, a database written by a newer ucval, no traces in it, an\n"
 	"unknown or ambiguous trace, an output that cannot be written; perfetto:\n"
 	"more than one trace without --trace, the trace missing or changed since\n"
 	"its analysis\n";
@@ -81,7 +96,7 @@ static const char *const format_name[] = {
 	[FMT_JUNIT] = "junit", [FMT_PERFETTO] = "perfetto",
 };
 
-enum { OPT_TRACE = 256, OPT_FORMAT, OPT_TOP, OPT_DIFF };
+enum { OPT_TRACE = 256, OPT_FORMAT, OPT_TOP, OPT_DIFF, OPT_GROUP_BY, OPT_COMPARE, OPT_ALPHA };
 
 static const struct option report_options[] = {
 	{ "trace", required_argument, NULL, OPT_TRACE },
@@ -89,6 +104,9 @@ static const struct option report_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -102,6 +120,11 @@ struct cmd_opts {
 	unsigned int top;
 	bool has_top;
 	bool is_diff;
+	const char *label;		/* --group-by, or --compare's LABEL */
+	const char *group_by;
+	char cmp_buf[256];		/* --compare's argument, split in place */
+	const char *cmp[2];		/* --compare's A and B, NULL without */
+	double alpha;
 };
 
 /* @fmt has one %s, for @arg: an argument shown escaped (lib/utf8.h). */
@@ -140,6 +163,48 @@ static int parse_top(const char *s, struct cmd_opts *o)
 	return 0;
 }
 
+static bool is_label_key(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return false;
+	return true;
+}
+
+/* --compare LABEL=A,B: A and B non-empty and different. */
+static int parse_compare(const char *arg, struct cmd_opts *o)
+{
+	char *eq, *comma;
+
+	if (strlen(arg) >= sizeof(o->cmp_buf))
+		return usage_error("--compare '%s' is too long", arg);
+	strcpy(o->cmp_buf, arg);
+	eq = strchr(o->cmp_buf, '=');
+	comma = eq ? strrchr(eq + 1, ',') : NULL;
+	if (!eq || !comma)
+		return usage_error("--compare expects LABEL=A,B, not '%s'", arg);
+	*eq = *comma = '\0';
+	if (!is_label_key(o->cmp_buf) || !eq[1] || !comma[1] || !strcmp(eq + 1, comma + 1))
+		return usage_error("--compare expects LABEL=A,B (LABEL of a-z, 0-9 and _; A and B "
+				   "two different values), not '%s'", arg);
+	o->cmp[0] = eq + 1;
+	o->cmp[1] = comma + 1;
+	return 0;
+}
+
+static int parse_alpha(const char *arg, struct cmd_opts *o)
+{
+	char *end;
+
+	errno = 0;
+	o->alpha = strtod(arg, &end);
+	if (errno || end == arg || *end || !(o->alpha > 0 && o->alpha < 0.5))
+		return usage_error("--alpha expects a number above 0 and below 0.5, not '%s'", arg);
+	return 0;
+}
+
 static int parse_option(int c, struct cmd_opts *o)
 {
 	switch (c) {
@@ -156,6 +221,16 @@ static int parse_option(int c, struct cmd_opts *o)
 	case OPT_DIFF:
 		o->is_diff = true;
 		return 0;
+	case OPT_GROUP_BY:
+		if (!is_label_key(optarg))
+			return usage_error("--group-by expects a label (a-z, 0-9 and _), not '%s'",
+					   optarg);
+		o->group_by = optarg;
+		return 0;
+	case OPT_COMPARE:
+		return parse_compare(optarg, o);
+	case OPT_ALPHA:
+		return parse_alpha(optarg, o);
 	case 'h':
 		fputs(report_usage, stdout);
 		return -1;
@@ -164,12 +239,38 @@ static int parse_option(int c, struct cmd_opts *o)
 	}
 }
 
+/* --group-by and --compare: with what they go, in which formats. */
+static int check_fleet(struct cmd_opts *o)
+{
+	const char *what = o->cmp[0] ? "--compare" : "--group-by";
+
+	if (o->alpha >= 0 && !o->cmp[0])
+		return usage_error("%s", "--alpha goes with --compare");
+	if (o->alpha < 0)
+		o->alpha = REP_FLEET_ALPHA;
+	if (o->group_by && o->cmp[0])
+		return usage_error("%s", "--group-by and --compare do not go together");
+	o->label = o->cmp[0] ? o->cmp_buf : o->group_by;
+	if (!o->label)
+		return 0;
+	if (o->is_diff || o->trace)
+		return usage_error("%s do not go with --diff or --trace", what);
+	if ((o->format == FMT_JUNIT && !o->cmp[0]) || o->format == FMT_PERFETTO) {
+		fprintf(stderr, "ucval report: %s writes %s, not %s\n\n%s", what,
+			o->cmp[0] ? "text, md, html, json or junit" :
+			"text, md, html or json (junit: --compare only)",
+			format_name[o->format], report_usage);
+		return UCVAL_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* Options, then DB (and A B with --diff). Return: 0, an exit status, or -1 (help). */
 static int parse_args(int argc, char **argv, struct cmd_opts *o)
 {
 	int c, err, want;
 
-	*o = (struct cmd_opts){ .format = FMT_TEXT, .top = DEFAULT_TOP };
+	*o = (struct cmd_opts){ .format = FMT_TEXT, .top = DEFAULT_TOP, .alpha = -1 };
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:h", report_options, NULL)) != -1) {
@@ -195,6 +296,9 @@ static int parse_args(int argc, char **argv, struct cmd_opts *o)
 			return usage_error("--diff writes text, md or json, not %s",
 					   format_name[o->format]);
 	}
+	err = check_fleet(o);
+	if (err)
+		return err;
 	if (o->format == FMT_PERFETTO && !o->output)
 		return usage_error("%s", "--format perfetto writes a binary trace: give -o FILE");
 	return 0;
@@ -211,8 +315,15 @@ static int print_diag(const struct an_diag *d)
 
 /* Write the report through the atomic output; 0 or an exit status. */
 static int write_out(const struct cmd_opts *o, const struct rep_sel *sel,
-		     const struct rep_diff_pair *pair)
+		     const struct rep_diff_pair *pair, const struct rep_fleet *fleet,
+		     bool *is_worse)
 {
+	struct rep_fleet_out fo = {
+		.style = o->format == FMT_MD ? REP_STYLE_MD : o->format == FMT_HTML ?
+			 REP_STYLE_HTML : REP_STYLE_TEXT,
+		.is_json = o->format == FMT_JSON, .is_junit = o->format == FMT_JUNIT,
+		.top = o->top,
+	};
 	struct rep_outfile out;
 	struct an_diag d;
 	bool is_stdout;
@@ -222,7 +333,12 @@ static int write_out(const struct cmd_opts *o, const struct rep_sel *sel,
 	an_diag_set_file(&d, "write report", o->output);
 	if (rep_outfile_open(&out, o->output, &d))
 		return print_diag(&d);
-	if (pair)
+	if (fleet && o->cmp[0])
+		err = rep_fleet_compare_write(out.fp, fleet, o->cmp[0], o->cmp[1], o->alpha, &fo,
+					      is_worse);
+	else if (fleet)
+		err = rep_fleet_groups_write(out.fp, fleet, &fo);
+	else if (pair)
 		err = o->format == FMT_JSON ? rep_diff_json(out.fp, sel->db, pair) :
 		      rep_diff_text(out.fp, sel->db, pair, o->format == FMT_MD ?
 				    REP_STYLE_MD : REP_STYLE_TEXT);
@@ -296,6 +412,34 @@ static int check_perfetto(const struct cmd_opts *o, const struct rep_sel *sel)
 	return 0;
 }
 
+/* --group-by, --compare: the groups, then the report; exit 1 when B is worse. */
+static int report_fleet(const struct cmd_opts *o, struct rep_rdb *db, struct an_diag *d)
+{
+	struct rep_sel sel = { .db = db };
+	struct rep_fleet f;
+	bool is_worse = false;
+	int status;
+
+	if (rep_fleetdb_load(db, o->label, o->top, &f, d)) {
+		rep_fleetdb_free(&f);
+		return print_diag(d);
+	}
+	for (int i = 0; o->cmp[0] && i < 2; i++) {
+		if (!rep_fleetdb_find(&f, o->cmp[i])) {
+			char shown[PATH_MAX];
+
+			an_utf8_escape(shown, sizeof(shown), o->cmp[i], 0);
+			fprintf(stderr, "ucval report: no trace has the label %s=%s\n", o->label,
+				shown);
+			rep_fleetdb_free(&f);
+			return UCVAL_EXIT_USAGE;
+		}
+	}
+	status = write_out(o, &sel, NULL, &f, &is_worse);
+	rep_fleetdb_free(&f);
+	return !status && is_worse ? UCVAL_EXIT_FAIL : status;
+}
+
 static int report(const struct cmd_opts *o, struct rep_rdb *db, struct an_diag *d)
 {
 	struct rep_trace **traces = calloc(db->nr_traces + 2, sizeof(*traces));
@@ -312,12 +456,12 @@ static int report(const struct cmd_opts *o, struct rep_rdb *db, struct an_diag *
 	} else if (o->format == FMT_PERFETTO) {
 		status = check_perfetto(o, &sel);
 		if (!status)
-			status = write_out(o, &sel, NULL);
+			status = write_out(o, &sel, NULL, NULL, NULL);
 	} else if (o->is_diff) {
 		pair = (struct rep_diff_pair){ .a = traces[0], .b = traces[1] };
-		status = write_out(o, &sel, &pair);
+		status = write_out(o, &sel, &pair, NULL, NULL);
 	} else {
-		status = write_out(o, &sel, NULL);
+		status = write_out(o, &sel, NULL, NULL, NULL);
 	}
 	free(traces);
 	return status;
@@ -328,7 +472,8 @@ static int report(const struct cmd_opts *o, struct rep_rdb *db, struct an_diag *
  * @argc: argument count, argv[0] being "report"
  * @argv: the arguments
  *
- * Return: an exit status: 0 written, 2 bad usage or input.
+ * Return: an exit status: 0 written, 1 --compare found a check worse, 2 bad
+ * usage or input.
  */
 int cmd_report(int argc, char **argv)
 {
@@ -349,6 +494,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "ucval report: '%s' holds no traces: store some with"
 			" 'ucval analyze --db %s TRACE...'\n", shown, shown);
 		status = UCVAL_EXIT_USAGE;
+	} else if (o.label) {
+		status = report_fleet(&o, db, &d);
 	} else {
 		status = report(&o, db, &d);
 	}

@@ -42,7 +42,11 @@ static const char css[] =
 	".req,.key-req{fill:#6a3fb0}.req-bad,.key-req-bad{fill:#e02020}\n"
 	"figure{margin:1em 0 0 0}figcaption{font-size:.95em;font-weight:bold;color:#333}\n";
 
-static void page_open(FILE *out)
+/**
+ * rep_html_page_open() - start a self-contained HTML page (its style sheet)
+ * @out: the stream
+ */
+void rep_html_page_open(FILE *out)
 {
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
 		"<title>ucval report</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
@@ -149,7 +153,7 @@ int rep_html_write(FILE *out, const struct rep_sel *sel, struct an_diag *d)
 	struct rep_doc doc = { .out = out, .style = REP_STYLE_HTML };
 	int err;
 
-	page_open(out);
+	rep_html_page_open(out);
 	err = rep_summary_overview(&doc, sel);
 	for (size_t i = 0; !err && i < sel->nr; i++) {
 		fprintf(out, "<div class=\"trace\" id=\"trace-%" PRId64 "\">\n",
@@ -159,6 +163,15 @@ int rep_html_write(FILE *out, const struct rep_sel *sel, struct an_diag *d)
 			err = plots(&doc, sel, sel->traces[i], d);
 		fputs("</div>\n", out);
 	}
-	fputs("</body>\n</html>\n", out);
+	rep_html_page_close(out);
 	return err;
+}
+
+/**
+ * rep_html_page_close() - end the page rep_html_page_open() started
+ * @out: the stream
+ */
+void rep_html_page_close(FILE *out)
+{
+	fputs("</body>\n</html>\n", out);
 }

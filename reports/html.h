@@ -13,5 +13,7 @@
 #include "reports/summary.h"
 
 int rep_html_write(FILE *out, const struct rep_sel *sel, struct an_diag *d);
+void rep_html_page_open(FILE *out);
+void rep_html_page_close(FILE *out);
 
 #endif /* UCVAL_REPORTS_HTML_H */

@@ -253,6 +253,23 @@ static const struct cli_case cases[] = {
 	  { "policy min above max" } },
 	{ "freq stray arg", { "model", "freq", "--freqs", "500000", "--util", "3", "extra" }, 2,
 	  { NULL }, { "unexpected argument 'extra'" } },
+	/* --tag KEY=VALUE: checked before any trace is read */
+	{ "tag no =", { "analyze", "-q", "--tag", "build", "traces/rq_clamp-pass.txt" }, 2,
+	  { NULL }, { "--tag expects KEY=VALUE" } },
+	{ "tag upper key", { "analyze", "-q", "--tag", "Build=a", "traces/rq_clamp-pass.txt" }, 2,
+	  { NULL }, { "got 'Build=a'" } },
+	{ "tag empty key", { "analyze", "-q", "--tag", "=a", "traces/rq_clamp-pass.txt" }, 2,
+	  { NULL }, { "--tag expects KEY=VALUE" } },
+	{ "tag empty value", { "analyze", "-q", "--tag", "b=", "traces/rq_clamp-pass.txt" }, 2,
+	  { NULL }, { "got 'b='" } },
+	{ "tag control", { "analyze", "-q", "--tag", "b=x\ty", "traces/rq_clamp-pass.txt" }, 2,
+	  { NULL }, { "got 'b=x\\ty'" } },
+	{ "tag bad utf8", { "analyze", "-q", "--tag", "b=\xc3", "traces/rq_clamp-pass.txt" }, 2,
+	  { NULL }, { "--tag expects KEY=VALUE" } },
+	{ "tag twice", { "analyze", "-q", "--tag", "b=1", "--tag", "b=2",
+			 "traces/rq_clamp-pass.txt" }, 2, { NULL }, { "--tag b given twice" } },
+	{ "tag ok", { "analyze", "-q", "--tag", "site=Z\xc3\xbcrich lab", "--tag", "a_1=x=y",
+		      "traces/rq_clamp-pass.txt" }, 0, { NULL }, { NULL } },
 };
 
 static void test_cli_table(void **state)
@@ -371,7 +388,76 @@ static void test_analyze_db(void **state)
 			 db_count(db, "SELECT sum(n_failed) FROM verdicts"));
 	/* the replaced analyses left no row behind in any table of a trace */
 	assert_int_equal(db_count(db, "SELECT count(*) FROM sqlite_master m, pragma_table_info(m.name) c"
-				  " WHERE m.type = 'table' AND c.name = 'trace_id' AND m.name != 'traces'"), 11);
+				  " WHERE m.type = 'table' AND c.name = 'trace_id' AND m.name != 'traces'"), 12);
+	orphans(db);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* What `analyze --tag` stores, one case a row: the labels of a trace, as "k=v;" in key order. */
+struct tag_case {
+	const char *what;
+	const char *args[8];		/* between "--db DB" and the trace */
+	const char *trace;
+	const char *labels;
+};
+
+static const struct tag_case tag_cases[] = {
+	{ "kernel from the trace", { NULL }, "traces/cpu_capacity-pass.txt", "kernel=6.1.0;" },
+	{ "tags and kernel", { "--tag", "build=clean", "--tag", "site=lab 2" },
+	  "traces/cpu_capacity-pass.txt", "build=clean;kernel=6.1.0;site=lab 2;" },
+	/* a re-analysis with other tags replaces the labels, not the trace */
+	{ "tags replaced", { "--tag", "build=faulty" }, "traces/cpu_capacity-pass.txt",
+	  "build=faulty;kernel=6.1.0;" },
+	{ "kernel given wins", { "--tag", "kernel=6.6-android" }, "traces/cpu_capacity-pass.txt",
+	  "kernel=6.6-android;" },
+	{ "value with =", { "--tag", "cmd=a=b" }, "traces/freq_prediction-fail.txt",
+	  "cmd=a=b;kernel=5.10.0;" },
+};
+
+static void label_text(const char *db, const char *trace, char *buf, size_t len)
+{
+	sqlite3 *c;
+	sqlite3_stmt *st;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	assert_int_equal(sqlite3_open_v2(db, &c, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(c, "SELECT l.key, l.value FROM trace_labels l"
+					    " JOIN traces t USING (trace_id) WHERE t.path = ?1"
+					    " ORDER BY l.key", -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_text(st, 1, trace, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s=%s;", sqlite3_column_text(st, 0),
+				      sqlite3_column_text(st, 1));
+	sqlite3_finalize(st);
+	sqlite3_close(c);
+}
+
+static void test_analyze_tags(void **state)
+{
+	static struct run r;
+	char dir[] = "/tmp/ucval-cli-tag-XXXXXX", db[64], got[256], cmd[128];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(db, sizeof(db), "%s/r.db", dir);
+	for (size_t i = 0; i < ARRAY_SIZE(tag_cases); i++) {
+		const struct tag_case *c = &tag_cases[i];
+		const char *args[MAX_ARGS + 1] = { "analyze", "-q", "--db", db };
+		size_t n = 4;
+
+		for (size_t k = 0; c->args[k]; k++)
+			args[n++] = c->args[k];
+		args[n++] = c->trace;
+		run_ucval(args, &r);
+		if (r.status != 0 && r.status != 1)
+			fail_msg("case %zu (%s): exit %d:\n%s", i, c->what, r.status, r.err);
+		label_text(db, c->trace, got, sizeof(got));
+		if (strcmp(got, c->labels))
+			fail_msg("case %zu (%s): labels '%s', want '%s'", i, c->what, got, c->labels);
+	}
+	assert_int_equal(db_count(db, "SELECT count(*) FROM traces"), 2);
 	orphans(db);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
@@ -995,6 +1081,7 @@ int main(void)
 		cmocka_unit_test(test_cli_table),
 		cmocka_unit_test(test_analyze_db),
 		cmocka_unit_test(test_analyze_db_writer),
+		cmocka_unit_test(test_analyze_tags),
 		cmocka_unit_test(test_analyze_feed),
 		cmocka_unit_test(test_analyze_dat_reader),
 		cmocka_unit_test(test_analyze_no_migrate),

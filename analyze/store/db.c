@@ -251,6 +251,19 @@ static const char schema4_sql[] =
 	" decided_ns INTEGER NOT NULL,"
 	" PRIMARY KEY(trace_id, check_id, rule));";
 
+/*
+ * Schema 4 too: labels of a trace (`ucval analyze --tag key=value`, `kernel`
+ * from the trace unless given), for grouping and comparing traces in
+ * reports. Not part of a trace's identity: a re-analysis replaces them.
+ */
+static const char labels_sql[] =
+	"CREATE TABLE IF NOT EXISTS trace_labels("
+	" trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,"
+	" key TEXT NOT NULL,"
+	" value TEXT NOT NULL,"
+	" PRIMARY KEY(trace_id, key));"
+	"CREATE INDEX IF NOT EXISTS trace_labels_by_key ON trace_labels(key, value);";
+
 enum stmt_id {
 	ST_FIND_TRACE,
 	ST_DELETE_TRACE,
@@ -267,6 +280,7 @@ enum stmt_id {
 	ST_INSERT_REQUEST,
 	ST_INSERT_RESIDENCY,
 	ST_INSERT_COVERAGE,
+	ST_INSERT_LABEL,
 	ST_COUNT,
 };
 
@@ -317,6 +331,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_INSERT_COVERAGE] =
 		"INSERT INTO rule_coverage(trace_id, check_id, rule, times, decided_ns)"
 		" VALUES(?1, ?2, ?3, ?4, ?5)",
+	[ST_INSERT_LABEL] =
+		"INSERT INTO trace_labels(trace_id, key, value) VALUES(?1, ?2, ?3)",
 };
 
 /*
@@ -422,9 +438,16 @@ static const char *const own_tables[] = {
 	"traces", "verdicts", "mismatches", "undecided", "clamp_interval_chunks",
 	"freq_interval_chunks", "tasks", "policies", "cpus", "freq_residency",
 	"task_requests", "clamp_intervals", "freq_intervals", "rule_coverage",
+	"trace_labels",
 };
 
-static bool is_own_table(const char *name)
+/**
+ * an_db_is_own_table() - whether some ucval schema has a table @name
+ * @name: a table name
+ *
+ * Return: true for the tables of own_tables[].
+ */
+bool an_db_is_own_table(const char *name)
 {
 	for (size_t i = 0; i < sizeof(own_tables) / sizeof(own_tables[0]); i++)
 		if (!strcmp(name, own_tables[i]))
@@ -454,7 +477,7 @@ static int check_foreign(struct an_db *db, struct an_diag *d)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 
-		if (name && !is_own_table(name)) {
+		if (name && !an_db_is_own_table(name)) {
 			err = an_diag_fail(d, AN_E_DB, "not a ucval results database: it has a "
 					   "table '%.64s' of its own, and ucval writes into no "
 					   "other program's database", name);
@@ -541,6 +564,8 @@ static int setup_schema(struct an_db *db, struct an_diag *d)
 		err = exec(db, schema2_sql, d);
 	if (!err)
 		err = exec(db, schema4_sql, d);
+	if (!err)
+		err = exec(db, labels_sql, d);
 	if (err)
 		goto out_rollback;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", AN_DB_SCHEMA_VERSION);
@@ -707,7 +732,7 @@ static int step_done(struct an_db *db, enum stmt_id id, struct an_diag *d, const
 static const char *const child_tables[] = {
 	"verdicts", "mismatches", "undecided", "tasks", "policies", "cpus",
 	"clamp_interval_chunks", "freq_interval_chunks", "freq_residency", "task_requests",
-	"rule_coverage",
+	"rule_coverage", "trace_labels",
 };
 
 static int delete_previous(struct an_db *db, const struct an_db_trace *t, struct an_diag *d)
@@ -1000,6 +1025,28 @@ int an_db_undecided_add(struct an_db *db, const struct an_db_window *w, struct a
 	bind_text_or_null(st, 7, w->rule);
 	bind_text_or_null(st, 8, w->message);
 	return step_done(db, ST_INSERT_UNDECIDED, d, "cannot insert an undecided window");
+}
+
+/**
+ * an_db_label_add() - give the open trace one label
+ * @db: the database, inside an_db_trace_begin() (or after an_db_trace_set())
+ * @key: the label's name, [a-z0-9_]+ (the caller checks)
+ * @value: its value, non-empty
+ * @d: filled on failure
+ *
+ * Return: 0, -EINVAL outside a trace, AN_E_DB (e.g. the key twice).
+ */
+int an_db_label_add(struct an_db *db, const char *key, const char *value, struct an_diag *d)
+{
+	sqlite3_stmt *st = db->stmt[ST_INSERT_LABEL];
+	int err = need_trace(db, d);
+
+	if (err)
+		return err;
+	sqlite3_bind_int64(st, 1, db->trace_id);
+	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, value, -1, SQLITE_STATIC);
+	return step_done(db, ST_INSERT_LABEL, d, "cannot insert a label");
 }
 
 /**

@@ -101,7 +101,17 @@ struct an_db_coverage {
 	uint64_t decided_ns;		/* trace time they cover */
 };
 
+/*
+ * A label of a trace (table trace_labels): `ucval analyze --tag key=value`.
+ * Both strings are borrowed.
+ */
+struct an_db_label {
+	const char *key;
+	const char *value;
+};
+
 void an_db_setup_process(void);
+bool an_db_is_own_table(const char *name);
 int an_db_open(struct an_db **out, const char *path, struct an_diag *d);
 void an_db_close(struct an_db *db);
 int an_db_trace_begin(struct an_db *db, const struct an_db_trace *t, int64_t *trace_id,
@@ -115,6 +125,7 @@ int an_db_mismatch_add(struct an_db *db, const struct an_db_window *w, struct an
 int an_db_undecided_add(struct an_db *db, const struct an_db_window *w, struct an_diag *d);
 int an_db_coverage_add(struct an_db *db, const struct an_db_coverage *c, struct an_diag *d);
 int an_db_series_add(struct an_db *db, struct an_series *s, struct an_diag *d);
+int an_db_label_add(struct an_db *db, const char *key, const char *value, struct an_diag *d);
 int an_db_trace_commit(struct an_db *db, struct an_diag *d);
 void an_db_trace_abort(struct an_db *db);
 
