@@ -1621,6 +1621,10 @@ static const struct regression {
 	  "libtracecmd walks every v7 section after the file header for strings sections: "
 	  "an unlisted compressed one claiming 3.6 GB made it malloc() that (make fuzz)",
 	  AN_E_CORRUPT, 0 },
+	{ "tracedat-v7-section-walk-back.dat",
+	  "the same walk: a section whose size is 2^64 - 1280 made libtracecmd seek back "
+	  "1280 bytes and walk the same headers for ever, at open (make fuzz: a hang; "
+	  "trace-cmd report hangs too)", AN_E_CORRUPT, 0 },
 	{ "tracedat-v7-strings-compressed-size.dat",
 	  "the same walk: a strings section whose block claims 2.9 GB compressed "
 	  "(29 MB inflated) made libtracecmd malloc() the larger, as a negative int "

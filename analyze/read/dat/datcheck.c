@@ -832,7 +832,8 @@ static int walk_v6(struct dat *t)
  * a strings section anywhere in that walk is loaded whole, and a compressed
  * one is inflated to the size its block header claims. Check what it would
  * allocate before it runs (an unlisted one claimed 3.6 GB: make fuzz; one
- * claimed 2.9 GB of compressed bytes: make check's fuzz run).
+ * claimed 2.9 GB of compressed bytes: make check's fuzz run), and that the
+ * walk ends (a size of 2^64 - 1280 took it back 1280 bytes, for ever).
  */
 static int walk_strings(struct dat *t, uint64_t off)
 {
@@ -868,6 +869,10 @@ static int walk_strings(struct dat *t, uint64_t off)
 			if (claimed > AN_DATFILE_SECTION_MAX)
 				return corrupt(t, off, "strings section larger than ucval reads");
 		}
+		/* it seeks by the size as a signed offset: back, and round again */
+		if (size > INT64_MAX)
+			return corrupt(t, off, "section size that moves libtracecmd's walk of the "
+				       "sections backwards (it loops forever)");
 		if (size > t->f.size - off - DAT_SECTION_HDR)
 			break;		/* the library's next header read fails there */
 		off += DAT_SECTION_HDR + size;
