@@ -16,7 +16,7 @@ static const struct ucval_cmd commands[] = {
 	{ "collect", cmd_collect, "record sched, cpufreq and uclamp events into a trace.dat" },
 	{ "merge", cmd_merge, "combine the databases of many machines into one" },
 	{ "model", cmd_model, "what-if: expected frequency and rq clamps from the reference model" },
-	{ "report", cmd_report, "text, markdown, HTML, JSON or JUnit reports from an analyze database" },
+	{ "report", cmd_report, "text, markdown, HTML, JSON, JUnit or Perfetto reports from a database" },
 	{ "synth", cmd_synth, "write a synthetic trace decided by the model, clean or with a fault" },
 };
 
