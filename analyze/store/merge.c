@@ -434,10 +434,12 @@ static int publish(const char *tmp, const char *out, struct an_diag *d)
 	char wal[4096], dir[4096];
 	int err;
 
-	snprintf(wal, sizeof(wal), "%s-wal", tmp);
+	if (snprintf(wal, sizeof(wal), "%s-wal", tmp) >= (int)sizeof(wal))
+		return an_diag_fail(d, -ENAMETOOLONG, "%s", strerror(ENAMETOOLONG));
 	if (!access(wal, F_OK))
 		return an_diag_fail(d, AN_E_DB, "the temporary output kept a WAL");
-	snprintf(wal, sizeof(wal), "%s-wal", out);
+	if (snprintf(wal, sizeof(wal), "%s-wal", out) >= (int)sizeof(wal))
+		return an_diag_fail(d, -ENAMETOOLONG, "%s", strerror(ENAMETOOLONG));
 	if (!access(wal, F_OK))
 		return an_diag_fail(d, AN_E_DB, "in use (it has a WAL file): merge into a "
 				    "database no ucval is writing");
