@@ -356,30 +356,25 @@ static void dat_event(struct col_synthout *o, uint64_t ts, const struct col_so_e
 
 /* ---- Perfetto ---- */
 
-static void copy_comm(char dst[AN_COMM_LEN], const char *src)
-{
-	snprintf(dst, AN_COMM_LEN, "%s", src ? src : "");
-}
-
 static void pf_task(struct an_event *ev, const struct col_so_ev *so)
 {
 	switch (so->type) {
 	case COL_SO_WAKEUP:
 	case COL_SO_WAKEUP_NEW:
-		copy_comm(ev->wakeup.comm, so->task.comm);
+		an_comm_set(ev->wakeup.comm, so->task.comm);
 		ev->wakeup.pid = so->task.pid;
 		ev->wakeup.prio = so->task.prio;
 		ev->wakeup.target_cpu = so->task.arg0;
 		break;
 	case COL_SO_MIGRATE:
-		copy_comm(ev->migrate.comm, so->task.comm);
+		an_comm_set(ev->migrate.comm, so->task.comm);
 		ev->migrate.pid = so->task.pid;
 		ev->migrate.prio = so->task.prio;
 		ev->migrate.orig_cpu = so->task.arg0;
 		ev->migrate.dest_cpu = so->task.arg1;
 		break;
 	default:
-		copy_comm(ev->task.comm, so->task.comm);
+		an_comm_set(ev->task.comm, so->task.comm);
 		ev->task.pid = so->task.pid;
 		ev->task.prio = so->task.prio;
 		break;
@@ -390,18 +385,18 @@ static void pf_fields(struct an_event *ev, const struct col_so_ev *so)
 {
 	switch (so->type) {
 	case COL_SO_SWITCH:
-		copy_comm(ev->sw.prev_comm, so->sw.prev_comm);
+		an_comm_set(ev->sw.prev_comm, so->sw.prev_comm);
 		ev->sw.prev_pid = so->sw.prev_pid;
 		ev->sw.prev_prio = so->sw.prev_prio;
 		state_letters(so->sw.prev_state, ev->sw.prev_state);
-		copy_comm(ev->sw.next_comm, so->sw.next_comm);
+		an_comm_set(ev->sw.next_comm, so->sw.next_comm);
 		ev->sw.next_pid = so->sw.next_pid;
 		ev->sw.next_prio = so->sw.next_prio;
 		break;
 	case COL_SO_FORK:
-		copy_comm(ev->fork.parent_comm, so->fork.parent_comm);
+		an_comm_set(ev->fork.parent_comm, so->fork.parent_comm);
 		ev->fork.parent_pid = so->fork.parent_pid;
-		copy_comm(ev->fork.child_comm, so->fork.child_comm);
+		an_comm_set(ev->fork.child_comm, so->fork.child_comm);
 		ev->fork.child_pid = so->fork.child_pid;
 		break;
 	case COL_SO_FREQ:
@@ -420,7 +415,7 @@ static void pf_fields(struct an_event *ev, const struct col_so_ev *so)
 		ev->util_cfs.uclamp_max = so->util.uclamp_max;
 		break;
 	case COL_SO_TASK_EFF:
-		copy_comm(ev->task_eff.comm, so->eff.comm);
+		an_comm_set(ev->task_eff.comm, so->eff.comm);
 		ev->task_eff.pid = so->eff.pid;
 		ev->task_eff.clamp_id = so->eff.clamp_id;
 		ev->task_eff.value = so->eff.value;
