@@ -8,6 +8,7 @@
 #define UCVAL_TESTS_AN_TESTUTIL_H
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,24 @@
 
 #include "analyze/read/alias.h"
 #include "analyze/read/event.h"
+
+/*
+ * snprintf() that fails the test when @buf is too small: the tests' paths
+ * and commands are short. Uses cmocka's fail_msg(): include after cmocka.h.
+ */
+static inline void an_test_fmt(char *buf, size_t size, const char *format, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline void an_test_fmt(char *buf, size_t size, const char *format, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, format);
+	n = vsnprintf(buf, size, format, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size)
+		fail_msg("a path or command longer than %zu bytes", size);
+}
 
 /* The repository root: the binary is <root>/<build>/tests/<name>. */
 static inline const char *an_test_root(void)

@@ -36,20 +36,6 @@ struct spec_file {
 };
 
 
-/* snprintf() that fails the test when @buf is too small. */
-static void fmt(char *buf, size_t size, const char *format, ...)
-	__attribute__((format(printf, 3, 4)));
-static void fmt(char *buf, size_t size, const char *format, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, format);
-	n = vsnprintf(buf, size, format, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= size)
-		fail_msg("a path or command longer than %zu bytes", size);
-}
 static const struct spec_file spec_files[] = {
 	{ "uclamp-v3.md", MODEL_RULE_V3 },
 	{ "uclamp-mainline.md", MODEL_RULE_MAINLINE },
@@ -126,7 +112,7 @@ static void check_spec(const char *dir, const struct spec_file *f)
 	size_t nr_spec = 0;
 	FILE *in;
 
-	fmt(path, sizeof(path), "%s/%s", dir, f->name);
+	an_test_fmt(path, sizeof(path), "%s/%s", dir, f->name);
 	in = fopen(path, "r");
 	if (!in)
 		fail_msg("%s: cannot read", path);
@@ -159,7 +145,7 @@ static void test_table_matches_specs(void **state)
 	char dir[PATH_MAX];
 
 	(void)state;
-	fmt(dir, sizeof(dir), "%s/spec", an_test_shared());
+	an_test_fmt(dir, sizeof(dir), "%s/spec", an_test_shared());
 	if (access(dir, R_OK)) {
 		printf("# %s not found (set UCVAL_SHARED)\n", dir);
 		skip();
@@ -257,7 +243,7 @@ static void analyze(struct run *u, const char *path)
 
 static void fixture_path(char *buf, size_t len, const char *name)
 {
-	fmt(buf, len, "%s/traces/%s", an_test_root(), name);
+	an_test_fmt(buf, len, "%s/traces/%s", an_test_root(), name);
 }
 
 static bool is_listed(const char *trace, enum an_check_id check, int row)
@@ -315,7 +301,7 @@ static void test_fixtures_in_variant(void **state)
 
 	(void)state;
 	assert_non_null(u);
-	fmt(pattern, sizeof(pattern), "%s/traces/*.txt", an_test_root());
+	an_test_fmt(pattern, sizeof(pattern), "%s/traces/*.txt", an_test_root());
 	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		analyze(u, g.gl_pathv[i]);
@@ -354,7 +340,7 @@ static int run_ucval(const char *args, const char *out)
 		printf("# UCVAL is not set (run through make check)\n");
 		skip();
 	}
-	fmt(cmd, sizeof(cmd), "cd '%s' && UCVAL_NOW=2026-01-01T00:00:00Z '%s' %s > '%s'",
+	an_test_fmt(cmd, sizeof(cmd), "cd '%s' && UCVAL_NOW=2026-01-01T00:00:00Z '%s' %s > '%s'",
 		 an_test_root(), ucval, args, out);
 	st = system(cmd);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -396,11 +382,11 @@ static void test_report(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	fmt(db, sizeof(db), "%s/r.db", dir);
-	fmt(out, sizeof(out), "%s/out", dir);
-	fmt(args, sizeof(args), "analyze -q --db '%s' traces/rq_clamp-pass.txt", db);
+	an_test_fmt(db, sizeof(db), "%s/r.db", dir);
+	an_test_fmt(out, sizeof(out), "%s/out", dir);
+	an_test_fmt(args, sizeof(args), "analyze -q --db '%s' traces/rq_clamp-pass.txt", db);
 	assert_int_equal(run_ucval(args, out), 0);
-	fmt(args, sizeof(args), "report '%s'", db);
+	an_test_fmt(args, sizeof(args), "report '%s'", db);
 	assert_int_equal(run_ucval(args, out), 0);
 	text = slurp(out);
 	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
@@ -414,7 +400,7 @@ static void test_report(void **state)
 	assert_null(strstr(missing, " VR5 "));
 	assert_null(strstr(missing, " VR11 "));
 	free(text);
-	fmt(args, sizeof(args), "report --format json '%s'", db);
+	an_test_fmt(args, sizeof(args), "report --format json '%s'", db);
 	assert_int_equal(run_ucval(args, out), 0);
 	text = slurp(out);
 	for (size_t i = 0; i < ARRAY_SIZE(json); i++)
@@ -428,7 +414,7 @@ static void test_report(void **state)
 		    " \"times\": 3, \"decided_ns\": 150000},"))
 		fail_msg("analyze --json lacks the rule coverage:\n%s", text);
 	free(text);
-	fmt(args, sizeof(args), "rm -rf '%s'", dir);
+	an_test_fmt(args, sizeof(args), "rm -rf '%s'", dir);
 	assert_int_equal(system(args), 0);
 }
 

@@ -108,18 +108,6 @@ static char *dup_str(const char *s, size_t n)
 	return d;
 }
 
-static void fmt(char *buf, size_t size, const char *format, ...)
-	__attribute__((format(printf, 3, 4)));
-static void fmt(char *buf, size_t size, const char *format, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, format);
-	n = vsnprintf(buf, size, format, ap);
-	va_end(ap);
-	assert_true(n >= 0 && (size_t)n < size);
-}
 
 static void add_file(const char *path, const char *what, bool is_tmp)
 {
@@ -145,7 +133,7 @@ static void add_glob(const char *pattern)
 
 static void tmp_path(char *path, size_t size, const char *tag)
 {
-	fmt(path, size, "%s/%s.dat", tmp_dir, tag);
+	an_test_fmt(path, size, "%s/%s.dat", tmp_dir, tag);
 }
 
 /* --- ucval's side -------------------------------------------------------- */
@@ -250,7 +238,7 @@ static bool read_ucval(const char *path, enum an_dat_reader how, struct stream *
 			/* the statistics' losses no page places: trace-cmd prints none */
 			if (ev.lost.is_unplaced)
 				continue;
-			fmt(text, sizeof(text), " count=%llu", ev.lost.count);
+			an_test_fmt(text, sizeof(text), " count=%llu", ev.lost.count);
 			push(s, (struct item){ .cpu = ev.cpu, .name = dup_str("lost", 4),
 					       .text = dup_str(text, strlen(text)) });
 			continue;
@@ -343,7 +331,7 @@ static int read_report(const char *args, struct raws *out)
 	ssize_t len;
 	FILE *fp;
 
-	fmt(cmd, sizeof(cmd), "trace-cmd %s 2>/dev/null", args);
+	an_test_fmt(cmd, sizeof(cmd), "trace-cmd %s 2>/dev/null", args);
 	fp = popen(cmd, "r");
 	assert_non_null(fp);
 	while ((len = getline(&line, &cap, fp)) > 0) {
@@ -457,16 +445,16 @@ static bool read_trace_cmd(const char *path, struct stream *s, char *why, size_t
 	size_t next_sw = 0;
 	bool has_switch = false;
 
-	fmt(args, sizeof(args), "report -N -R -t -i '%s'", path);
+	an_test_fmt(args, sizeof(args), "report -N -R -t -i '%s'", path);
 	if (read_report(args, &raw)) {
-		fmt(why, why_len, "trace-cmd %s failed", args);
+		an_test_fmt(why, why_len, "trace-cmd %s failed", args);
 		return false;
 	}
 	for (size_t i = 0; i < raw.n; i++)
 		has_switch |= raw.r[i].fields && !strcmp(raw.r[i].name, "sched_switch");
-	fmt(args, sizeof(args), "report -N -t -F sched_switch -i '%s'", path);
+	an_test_fmt(args, sizeof(args), "report -N -t -F sched_switch -i '%s'", path);
 	if (has_switch && read_report(args, &sw)) {
-		fmt(why, why_len, "trace-cmd %s failed", args);
+		an_test_fmt(why, why_len, "trace-cmd %s failed", args);
 		return false;
 	}
 	for (size_t i = 0; i < raw.n; i++) {
@@ -474,7 +462,7 @@ static bool read_trace_cmd(const char *path, struct stream *s, char *why, size_t
 		char *state = NULL;
 
 		if (!r->fields) {
-			fmt(text, sizeof(text), " count=%lld", r->lost);
+			an_test_fmt(text, sizeof(text), " count=%lld", r->lost);
 			push(s, (struct item){ .cpu = r->cpu, .name = dup_str("lost", 4),
 					       .text = dup_str(text, strlen(text)) });
 			continue;
@@ -652,9 +640,9 @@ static void add_v7(const char *src, const char *tag, bool must)
 	for (size_t i = 0; i < ARRAY_SIZE(comps); i++) {
 		char out[512], what[256], cmd[2048];
 
-		fmt(what, sizeof(what), "%s v7 %s", tag, comps[i]);
-		fmt(out, sizeof(out), "%s/%s-v7-%s.dat", tmp_dir, tag, comps[i]);
-		fmt(cmd, sizeof(cmd), "trace-cmd convert --file-version 7 --compression %s "
+		an_test_fmt(what, sizeof(what), "%s v7 %s", tag, comps[i]);
+		an_test_fmt(out, sizeof(out), "%s/%s-v7-%s.dat", tmp_dir, tag, comps[i]);
+		an_test_fmt(cmd, sizeof(cmd), "trace-cmd convert --file-version 7 --compression %s "
 		    "-i '%s' -o '%s' >/dev/null 2>&1", comps[i], src, out);
 		if (system(cmd)) {
 			if (must)
@@ -673,21 +661,21 @@ static void add_files(void)
 	char pattern[1024], path[512];
 	size_t first;
 
-	fmt(pattern, sizeof(pattern), "%s/traces/*.dat", an_test_shared());
+	an_test_fmt(pattern, sizeof(pattern), "%s/traces/*.dat", an_test_shared());
 	first = nr_files;
 	add_glob(pattern);
 	if (nr_files == first)
 		printf("# no public trace.dat in %s/traces (set UCVAL_SHARED)\n", an_test_shared());
 	for (size_t i = first, end = nr_files; i < end; i++)
 		add_v7(files[i].path, files[i].what, false);
-	fmt(pattern, sizeof(pattern), "%s/traces/*.dat", an_test_root());
+	an_test_fmt(pattern, sizeof(pattern), "%s/traces/*.dat", an_test_root());
 	add_glob(pattern);
-	fmt(pattern, sizeof(pattern), "%s/tests/data/*.dat", an_test_root());
+	an_test_fmt(pattern, sizeof(pattern), "%s/tests/data/*.dat", an_test_root());
 	add_glob(pattern);
 	/* the kernel loop's recordings (tests/kernel/loop.sh), when it has run here */
-	fmt(pattern, sizeof(pattern), "%s/build/kernel/*/trace.dat", an_test_root());
+	an_test_fmt(pattern, sizeof(pattern), "%s/build/kernel/*/trace.dat", an_test_root());
 	add_glob(pattern);
-	fmt(pattern, sizeof(pattern), "%s/*/trace.dat",
+	an_test_fmt(pattern, sizeof(pattern), "%s/*/trace.dat",
 	    kcache && *kcache ? kcache : "/work/kcache");
 	add_glob(pattern);
 	for (size_t i = 0; i < ARRAY_SIZE(variants); i++) {
@@ -702,7 +690,7 @@ static void add_files(void)
 		return;
 	}
 	tmp_path(path, sizeof(path), "synth");
-	fmt(pattern, sizeof(pattern), "'%s' synth -q -o '%s' --seed 5 --cpus 4 --events 30000 "
+	an_test_fmt(pattern, sizeof(pattern), "'%s' synth -q -o '%s' --seed 5 --cpus 4 --events 30000 "
 	    "--fault lost-events", ucval, path);
 	assert_int_equal(system(pattern), 0);
 	add_file(path, "ucval synth", true);
@@ -741,7 +729,7 @@ static void test_datdiff(void **state)
 			struct stream u = { 0 };
 			char what[512];
 
-			fmt(what, sizeof(what), "%s, %s", files[i].what,
+			an_test_fmt(what, sizeof(what), "%s, %s", files[i].what,
 			    readers[k] == AN_DAT_PAGES ? "datpages" : "libtracecmd");
 			if (!read_ucval(files[i].path, readers[k], &u, why, sizeof(why)))
 				fail_msg("%s: ucval refuses what trace-cmd report reads: %s", what,
@@ -909,7 +897,7 @@ static int setup(void **state)
 
 	(void)state;
 	an_reader_set_quiet(true);
-	fmt(tmp_dir, sizeof(tmp_dir), "%s/ucval-datdiff-XXXXXX", t ? t : "/tmp");
+	an_test_fmt(tmp_dir, sizeof(tmp_dir), "%s/ucval-datdiff-XXXXXX", t ? t : "/tmp");
 	return mkdtemp(tmp_dir) ? 0 : -1;
 }
 

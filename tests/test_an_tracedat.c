@@ -76,9 +76,6 @@ static void write_spec(const struct dw_spec *spec, const char *tag, char *path, 
 	free(w.p);
 }
 
-static void fmt(char *buf, size_t size, const char *format, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /*
  * "ucval synth @options" into a new temporary file @path named after @tag;
  * false, with a skip line, when UCVAL (the ucval binary) is not set.
@@ -93,24 +90,11 @@ static bool synth_dat(const char *options, const char *tag, char *path, size_t s
 		return false;
 	}
 	tmp_path(path, size, tag);
-	fmt(cmd, sizeof(cmd), "'%s' synth -q -o '%s' %s", ucval, path, options);
+	an_test_fmt(cmd, sizeof(cmd), "'%s' synth -q -o '%s' %s", ucval, path, options);
 	assert_int_equal(system(cmd), 0);
 	return true;
 }
 
-/* snprintf() that must not cut: the test's paths are short. */
-static void fmt(char *buf, size_t size, const char *format, ...)
-	__attribute__((format(printf, 3, 4)));
-static void fmt(char *buf, size_t size, const char *format, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, format);
-	n = vsnprintf(buf, size, format, ap);
-	va_end(ap);
-	assert_true(n >= 0 && (size_t)n < size);
-}
 
 static bool have_trace_cmd(void)
 {
@@ -125,7 +109,7 @@ static bool run_trace_cmd(const char *args, const char *out)
 {
 	char cmd[2048];
 
-	fmt(cmd, sizeof(cmd), "trace-cmd %s > '%s' 2>/dev/null", args, out);
+	an_test_fmt(cmd, sizeof(cmd), "trace-cmd %s > '%s' 2>/dev/null", args, out);
 	return system(cmd) == 0;
 }
 
@@ -144,7 +128,7 @@ static bool convert_dat(const char *src, const char *options, const char *tag,
 		return false;
 	}
 	tmp_path(out, len, tag);
-	fmt(args, sizeof(args), "convert %s -i '%s' -o '%s'", options, src, out);
+	an_test_fmt(args, sizeof(args), "convert %s -i '%s' -o '%s'", options, src, out);
 	if (!run_trace_cmd(args, "/dev/null"))
 		fail_msg("trace-cmd %s failed", args);
 	return true;
@@ -311,7 +295,7 @@ static void test_dat_juno_as_text(void **state)
 		skip();
 	for (size_t i = 0; i < ARRAY_SIZE(reports); i++) {
 		tmp_path(out, sizeof(out), "report");
-		fmt(args, sizeof(args), "%s -i '%s'", reports[i].args, path);
+		an_test_fmt(args, sizeof(args), "%s -i '%s'", reports[i].args, path);
 		if (!run_trace_cmd(args, out))
 			fail_msg("trace-cmd %s failed", args);
 		compare_readers(path, out, reports[i].args, reports[i].is_us, reports[i].strip_plus);
@@ -334,7 +318,7 @@ static void test_dat_juno_as_v7(void **state)
 		struct an_diag d;
 
 		tmp_path(out, sizeof(out), "v7");
-		fmt(args, sizeof(args), "convert --file-version 7 --compression %s -i '%s' -o '%s'",
+		an_test_fmt(args, sizeof(args), "convert --file-version 7 --compression %s -i '%s' -o '%s'",
 		    v7[i].compression, path, out);
 		if (!run_trace_cmd(args, "/dev/null"))
 			fail_msg("trace-cmd %s failed", args);
@@ -455,9 +439,9 @@ static void test_dat_blanked_format(void **state)
 	write_spec(&spec, "sizeof-v6", v6, sizeof(v6));
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		if (files[i])
-			fmt(path, sizeof(path), "%s/tests/data/%s", an_test_root(), files[i]);
+			an_test_fmt(path, sizeof(path), "%s/tests/data/%s", an_test_root(), files[i]);
 		else
-			fmt(path, sizeof(path), "%s", v6);
+			an_test_fmt(path, sizeof(path), "%s", v6);
 		for (size_t k = 0; k < ARRAY_SIZE(readers); k++) {
 			struct an_reader *r;
 			struct an_diag d;
@@ -768,7 +752,7 @@ static void test_dat_unplaced_losses(void **state)
 			continue;
 		for (size_t k = 0; k < ARRAY_SIZE(v7); k++) {
 			tmp_path(out, sizeof(out), "unplaced-v7");
-			fmt(args, sizeof(args), "convert --file-version 7 --compression %s "
+			an_test_fmt(args, sizeof(args), "convert --file-version 7 --compression %s "
 			    "-i '%s' -o '%s'", v7[k], path, out);
 			if (!run_trace_cmd(args, "/dev/null"))
 				fail_msg("trace-cmd %s failed", args);
@@ -1139,7 +1123,7 @@ static void test_dat_pages_match_library(void **state)
 		} else if (!synth_dat(cases[i].synth, "pages-src", src, sizeof(src))) {
 			continue;
 		}
-		fmt(path, sizeof(path), "%s", src);
+		an_test_fmt(path, sizeof(path), "%s", src);
 		if (cases[i].convert)
 			convert_dat(src, cases[i].convert, "pages", cases[i].what, path, sizeof(path));
 		if (compare_paths(path, cases[i].what) < cases[i].min_events)
@@ -1257,7 +1241,7 @@ static void test_dat_synthetic_as_text(void **state)
 	write_file(path, w.p, w.len);
 	free(w.p);
 	tmp_path(out, sizeof(out), "synthetic-report");
-	fmt(args, sizeof(args), "report -N -t -i '%s'", path);
+	an_test_fmt(args, sizeof(args), "report -N -t -i '%s'", path);
 	if (!run_trace_cmd(args, out))
 		fail_msg("trace-cmd %s failed", args);
 	compare_readers(path, out, "synthetic report -N -t", false, false);
@@ -1356,7 +1340,7 @@ static void test_dat_truncated_v7(void **state)
 	if (!an_test_trace(JUNO, path, sizeof(path)) || !have_trace_cmd())
 		skip();
 	tmp_path(out, sizeof(out), "v7cut");
-	fmt(args, sizeof(args), "convert --file-version 7 --compression zstd -i '%s' -o '%s'",
+	an_test_fmt(args, sizeof(args), "convert --file-version 7 --compression zstd -i '%s' -o '%s'",
 	    path, out);
 	if (!run_trace_cmd(args, "/dev/null"))
 		fail_msg("trace-cmd %s failed", args);
@@ -1718,7 +1702,7 @@ static void test_dat_fuzz_regressions(void **state)
 		char path[1024];
 		int rc, want;
 
-		fmt(path, sizeof(path), "%s/tests/fuzz/regressions/%s", an_test_root(), g->file);
+		an_test_fmt(path, sizeof(path), "%s/tests/fuzz/regressions/%s", an_test_root(), g->file);
 		an_reader_set_dat_reader(h);
 		rc = an_reader_open(path, &r, &d);
 		an_reader_set_dat_reader(AN_DAT_PAGES);
