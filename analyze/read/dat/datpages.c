@@ -67,6 +67,7 @@ struct dp_cpu {
 	struct kbuffer *kbuf;
 	int cpu;			/* its number */
 	unsigned char *buf;		/* a chunk of its pages, then SLACK zeroes */
+	size_t buf_cap;			/* bytes of pages buf holds at most */
 	uint64_t buf_off;		/* file offset of buf[0] (compressed: page number) */
 	size_t buf_len;			/* page bytes in buf */
 	uint64_t page_off;		/* file offset of the page kbuf holds */
@@ -262,6 +263,20 @@ static int inflate_next(struct an_datpages *p, struct dp_cpu *c, struct an_diag 
 }
 
 /*
+ * Bytes of @size's pages one CPU reads at once: a chunk, or less when the
+ * CPU has fewer pages (a small trace of many CPUs then takes kilobytes,
+ * not a chunk per CPU).
+ */
+static size_t cpu_chunk(const struct an_datpages *p, uint64_t size)
+{
+	uint64_t pages = size / p->page_size + (size % p->page_size != 0);
+
+	if (!pages)
+		pages = 1;
+	return pages * p->page_size < p->chunk ? (size_t)(pages * p->page_size) : p->chunk;
+}
+
+/*
  * Load @c's next page into its kbuffer. Like libtracecmd, the last page of
  * a range that does not end on a page boundary is read whole.
  *
@@ -285,8 +300,8 @@ static int load_page(struct an_datpages *p, struct dp_cpu *c, struct an_diag *d)
 		uint64_t want = c->end - off, len;
 
 		want = (want + p->page_size - 1) / p->page_size * p->page_size;
-		if (want > p->chunk)
-			want = p->chunk;
+		if (want > c->buf_cap)
+			want = c->buf_cap;
 		/* a page cut by the end of the file reads as zeroes past it */
 		len = off < p->file_size ? p->file_size - off : 0;
 		if (len > want)
@@ -440,7 +455,8 @@ int an_datpages_open(const char *path, const struct an_datcheck *chk, struct tep
 		c->next_off = r->off;
 		c->end = r->off + r->size;
 		c->kbuf = an_datcheck_kbuffer(chk);
-		c->buf = an_malloc((r->is_compressed ? chk->max_chunk : p->chunk) + SLACK);
+		c->buf_cap = r->is_compressed ? chk->max_chunk : cpu_chunk(p, r->size);
+		c->buf = an_malloc(c->buf_cap + SLACK);
 		if (!c->kbuf || !c->buf) {
 			err = an_diag_fail(d, -ENOMEM, "out of memory");
 			goto fail;
