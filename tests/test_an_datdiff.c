@@ -382,6 +382,18 @@ static size_t raw_str_len(const char *v)
 	return strlen(v);
 }
 
+/*
+ * A raw field's number as the kernel stored it: the report prints a signed
+ * 64-bit field in hex as its two's complement (ret=0xffffffffffffffea for
+ * -22), which strtoll() would saturate.
+ */
+static long long raw_num(const char *v)
+{
+	if (*v == '-')
+		return strtoll(v, NULL, 0);
+	return (long long)strtoull(v, NULL, 0);
+}
+
 /* The fields of @r as render_event() renders ucval's: @state for prev_state. */
 static void render_raw(const struct raw *r, const char *state, char text[TEXT_MAX])
 {
@@ -404,13 +416,13 @@ static void render_raw(const struct raw *r, const char *state, char text[TEXT_MA
 		len = raw_str_len(v);
 		switch (f->kind) {
 		case AN_FK_INT:
-			n = append(text, n, "%d", (int)strtoll(v, NULL, 0));
+			n = append(text, n, "%d", (int)raw_num(v));
 			break;
 		case AN_FK_UINT:
-			n = append(text, n, "%u", (unsigned int)strtoll(v, NULL, 0));
+			n = append(text, n, "%u", (unsigned int)raw_num(v));
 			break;
 		case AN_FK_LLONG:
-			n = append(text, n, "%lld", strtoll(v, NULL, 0));
+			n = append(text, n, "%lld", raw_num(v));
 			break;
 		case AN_FK_COMM:	/* ucval keeps TASK_COMM_LEN - 1 bytes */
 			n = append(text, n, "%.*s", (int)(len < AN_COMM_LEN - 1 ? len :
@@ -914,9 +926,33 @@ static int teardown(void **state)
 	return rmdir(tmp_dir);	/* fails, so the run fails, when a file was left */
 }
 
+/*
+ * The report's raw numbers: a negative 64-bit field (a syscall's ret of
+ * -EINVAL in the kernel loop's recordings) printed in hex.
+ */
+static void test_raw_num(void **state)
+{
+	static const struct {
+		const char *text;
+		long long want;
+	} rows[] = {
+		{ "-22", -22 },
+		{ "0xffffffffffffffea", -22 },
+		{ "0xffffffea", 4294967274LL },
+		{ "0x10", 16 },
+		{ "9223372036854775807", 9223372036854775807LL },
+		{ "0", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		assert_int_equal(raw_num(rows[i].text), rows[i].want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_raw_num),
 		cmocka_unit_test(test_text_options),
 		cmocka_unit_test(test_trace_clock),
 		cmocka_unit_test(test_long_size_from_header_page),
