@@ -77,20 +77,21 @@ awk -v shards="$SHARDS" -v per="$PER" -v seeds="$SEEDS" 'BEGIN {
 	}
 }'
 
-# The shards, two analyze processes at a time.
+# The shards, two analyze processes at a time: "K BUILD BOARD" a line.
 k=0
 while [ "$k" -lt "$SHARDS" ]; do
 	build=clean
 	[ $((k % 2)) -eq 1 ] && build=faulty
 	echo "$k $build b$((k % 4))"
 	k=$((k + 1))
-done | xargs -P 2 -L 1 sh -c '
+done > traces/shards.txt
+# shellcheck disable=SC2016 # the inner sh expands them; a list holds names without spaces
+xargs -P 2 -L 1 sh -c '
 	rc=0
-	# shellcheck disable=SC2046 # the list holds names without spaces
 	"$0" analyze -q --db "shards/shard-$1.db" --tag "build=$2" --tag "board=$3" \
 		$(cat "traces/shard-$1.list") || rc=$?
 	[ "$rc" -ne 2 ] || exit 255
-' "$UCVAL" || fail "a shard could not be analyzed"
+' "$UCVAL" < traces/shards.txt || fail "a shard could not be analyzed"
 rm -rf traces
 echo "check-fleet-scale: $((SHARDS * PER)) traces analyzed into $SHARDS shards" \
 	"($(du -ch shards/*.db | tail -1 | cut -f1)) in $(($(date +%s) - start)) s"
