@@ -8,7 +8,7 @@ PKGS     := libtracecmd libtracefs libtraceevent sqlite3
 # Debian 12 packages a fresh machine needs for build, tests and demo.
 DEB_PKGS := build-essential pkg-config libtraceevent-dev libtracefs-dev \
 	    libtracecmd-dev libsqlite3-dev libcmocka-dev trace-cmd sqlite3 \
-	    clang libclang-rt-14-dev libxml2-utils python3 valgrind protobuf-compiler
+	    clang libclang-rt-14-dev libxml2-utils python3 valgrind protobuf-compiler time
 
 CC       ?= cc
 # V=1 shows the full commands
@@ -51,7 +51,7 @@ MODEL_FORBIDDEN := printf fprintf puts fopen open write read malloc calloc reall
 
 .PHONY: all deps check check-unit check-san check-layering demo clean help fuzz bench \
 	check-kernel golden golden-update check-browser check-valgrind check-deps deps-objs \
-	check-pftrace pftrace-fixtures
+	check-pftrace pftrace-fixtures check-fleet-scale
 
 all: ucval
 
@@ -60,6 +60,7 @@ help:
 	@echo "make deps       install the Debian packages ucval needs (root), or print the command"
 	@echo "make check      all tests, again under ASan+UBSan, a short fuzz run, then memcheck (valgrind)"
 	@echo "make check-deps the dependency rules of the tree, and SPDX lines (tests/tools/depcheck.py)"
+	@echo "make check-fleet-scale  merge 200 shards into 10,000 traces, every fleet report checked (~1 min)"
 	@echo "make fuzz       fuzz each reader and the replay for FUZZ_SECONDS (default 60); FUZZ_TIMEOUT (30) s on one input is a hang"
 	@echo "make demo       build, run ucval on a bundled example, print the result"
 	@echo "make bench      speed of ucval analyze against trace-cmd report and libtracecmd; Perfetto against trace.dat"
@@ -355,6 +356,15 @@ $(BENCH_O)/tcmd_iter: tests/bench/tcmd_iter.c
 bench: deps ucval $(BENCH_O)/tcmd_iter
 	@UCVAL_SHARED=$(UCVAL_SHARED) sh tests/bench/run.sh $(CURDIR)/ucval \
 		$(CURDIR)/$(BENCH_O)/tcmd_iter $(CURDIR)/$(BENCH_O)
+
+# --- fleets at scale --------------------------------------------------------
+# Not part of check (about a minute, most of it analyzing the shards); .ci/run
+# runs it. FLEET_SHARDS= and FLEET_PER= make it smaller or larger.
+FLEET_SHARDS ?= 200
+FLEET_PER    ?= 50
+check-fleet-scale: deps ucval
+	@sh tests/fleet-scale.sh $(CURDIR)/$(O)/ucval $(CURDIR)/$(O)/fleet-scale \
+		$(FLEET_SHARDS) $(FLEET_PER)
 
 # --- real kernel ----------------------------------------------------------
 # tests/kernel/loop.sh: kernel builds cached in KCACHE (default /work/kcache);

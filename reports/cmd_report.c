@@ -417,10 +417,12 @@ static int report_fleet(const struct cmd_opts *o, struct rep_rdb *db, struct an_
 {
 	struct rep_sel sel = { .db = db };
 	struct rep_fleet f;
+	/* every trace is listed by --group-by's json only */
+	bool all_paths = o->format == FMT_JSON && !o->cmp[0];
 	bool is_worse = false;
 	int status;
 
-	if (rep_fleetdb_load(db, o->label, o->top, &f, d)) {
+	if (rep_fleetdb_load(db, o->label, o->top, all_paths, &f, d)) {
 		rep_fleetdb_free(&f);
 		return print_diag(d);
 	}
@@ -485,9 +487,9 @@ int cmd_report(int argc, char **argv)
 	if (status)
 		return status < 0 ? UCVAL_EXIT_OK : status;
 	an_diag_clear(&d);
-	if (rep_rdb_open(&db, o.db_path, &d))
+	if (rep_rdb_open(&db, o.db_path, !o.label, &d))
 		return print_diag(&d);
-	if (!db->nr_traces) {
+	if (db->is_empty) {
 		char shown[PATH_MAX];
 
 		an_utf8_escape(shown, sizeof(shown), o.db_path, 0);

@@ -135,8 +135,8 @@ static void group_traces(struct rep_doc *doc, const struct rep_fleet_group *g, u
 	for (size_t i = 0; i < shown && n < sizeof(list); i++)
 		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
 				      g->paths[i]);
-	if (shown < g->nr_paths)
-		rep_doc_para(doc, "Traces: %s and %zu more", list, g->nr_paths - shown);
+	if (shown < (size_t)g->nr_traces)
+		rep_doc_para(doc, "Traces: %s and %zu more", list, (size_t)g->nr_traces - shown);
 	else
 		rep_doc_para(doc, "Traces: %s", list);
 }

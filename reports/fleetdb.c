@@ -21,9 +21,11 @@ static const char groups_sql[] =
 	" GROUP BY l.value ORDER BY l.value";
 
 static const char paths_sql[] =
-	"SELECT l.value, t.path, count(*) OVER (PARTITION BY l.value)"
-	" FROM traces t JOIN trace_labels l ON l.trace_id = t.trace_id AND l.key = ?1"
-	" ORDER BY l.value, t.path, t.trace_id";
+	"SELECT value, path, count(*) OVER (PARTITION BY value) FROM"
+	" (SELECT l.value AS value, t.path AS path, row_number() OVER (PARTITION BY l.value"
+	"   ORDER BY t.path, t.trace_id) AS rk"
+	"  FROM traces t JOIN trace_labels l ON l.trace_id = t.trace_id AND l.key = ?1)"
+	" WHERE rk <= ?2 ORDER BY value, rk";
 
 static const char checks_sql[] =
 	"SELECT value, check_id, nf, np, nu, nw, count(*) OVER (PARTITION BY value) FROM"
@@ -209,6 +211,7 @@ static int window_row(struct walk *w, sqlite3_stmt *st)
 	return x->path && x->check_id ? 0 : -ENOMEM;
 }
 
+/* Run @sql with ?1 the label and ?2 @top (0: no limit), @fn on each row. */
 static int run(struct rep_rdb *db, struct rep_fleet *f, const char *sql, unsigned int top,
 	       row_fn fn, struct an_diag *d)
 {
@@ -250,13 +253,15 @@ static int64_t count(struct rep_rdb *db, const char *sql, const char *label)
  * @db: an open results database
  * @label: the label's key
  * @top: most rules and windows per group (0: all)
+ * @all_paths: every trace's path in each group; else the first @top
+ *	       (the group's nr_traces says how many there are)
  * @f: filled; free with rep_fleetdb_free() (also on failure)
  * @d: filled on failure
  *
  * Return: 0, -ENOENT (no trace has @label, or the database has no labels),
  * AN_E_DB, -ENOMEM.
  */
-int rep_fleetdb_load(struct rep_rdb *db, const char *label, unsigned int top,
+int rep_fleetdb_load(struct rep_rdb *db, const char *label, unsigned int top, bool all_paths,
 		     struct rep_fleet *f, struct an_diag *d)
 {
 	int64_t n = count(db, "SELECT count(DISTINCT value) FROM trace_labels WHERE key = ?1",
@@ -277,7 +282,7 @@ int rep_fleetdb_load(struct rep_rdb *db, const char *label, unsigned int top,
 	memset(f->groups, 0, (size_t)n * sizeof(*f->groups));
 	err = run(db, f, groups_sql, top, group_row, d);
 	if (!err)
-		err = run(db, f, paths_sql, top, path_row, d);
+		err = run(db, f, paths_sql, all_paths ? 0 : top, path_row, d);
 	if (!err)
 		err = run(db, f, checks_sql, top, check_row, d);
 	if (!err)

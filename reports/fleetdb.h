@@ -8,6 +8,7 @@
 #ifndef UCVAL_REPORTS_FLEETDB_H
 #define UCVAL_REPORTS_FLEETDB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,7 +48,8 @@ struct rep_fleet_window {
  * @value: the value
  * @nr_traces: traces in the group
  * @span_ns: their lengths added up (t_end_ns - t_start_ns)
- * @paths: every trace's path, sorted
+ * @paths: the traces' paths, sorted: all, or the first of them (see
+ *	   rep_fleetdb_load())
  * @checks: per check, by check id
  * @rules: the rules with the most windows, at most the load's top
  * @windows: the longest windows, at most the load's top
@@ -81,7 +83,7 @@ struct rep_fleet {
 	struct rep_arena arena;
 };
 
-int rep_fleetdb_load(struct rep_rdb *db, const char *label, unsigned int top,
+int rep_fleetdb_load(struct rep_rdb *db, const char *label, unsigned int top, bool all_paths,
 		     struct rep_fleet *f, struct an_diag *d);
 const struct rep_fleet_group *rep_fleetdb_find(const struct rep_fleet *f, const char *value);
 const struct rep_fleet_check *rep_fleetdb_check(const struct rep_fleet_group *g,

@@ -234,6 +234,20 @@ static int trace_row(void *ctx, sqlite3_stmt *st)
 	return 0;
 }
 
+/* Whether the file holds a trace at all, without reading any. */
+static int read_is_empty(struct rep_rdb *db, struct an_diag *d)
+{
+	sqlite3_stmt *st;
+	int err = prepare(db, "SELECT 1 FROM traces LIMIT 1", &st, d);
+	int rc;
+
+	if (err)
+		return err;
+	rc = sqlite3_step(st);
+	db->is_empty = rc != SQLITE_ROW;
+	return finish(db, st, rc == SQLITE_ROW ? SQLITE_DONE : rc, d, "cannot read the traces");
+}
+
 static int read_traces(struct rep_rdb *db, struct an_diag *d)
 {
 	return query(db, "SELECT trace_id, path, format, sha256, n_events, t_start_ns, t_end_ns,"
@@ -304,18 +318,23 @@ static int open_conn(struct rep_rdb *db, const char *path, struct an_diag *d)
 }
 
 /**
- * rep_rdb_open() - open a results database and read its trace rows
+ * rep_rdb_open() - open a results database and, if asked, read its trace rows
  * @out: the handle, to be freed with rep_rdb_free()
  * @path: the file
+ * @with_traces: read every trace row into @out->traces; the reports over
+ *		 groups of traces (reports/fleetdb.c) aggregate in SQL and
+ *		 need none, so their memory does not grow with the traces
  * @d: filled on failure
  *
- * A file without traces opens fine (nr_traces is 0): the caller decides.
+ * A file without traces opens fine (is_empty is set, nr_traces is 0): the
+ * caller decides.
  *
  * Return: 0; a negative errno (no such file, -ENOMEM); AN_E_DB (not an SQLite
  * file, not a ucval database); AN_E_SCHEMA (user_version newer than
  * AN_DB_SCHEMA_VERSION).
  */
-int rep_rdb_open(struct rep_rdb **out, const char *path, struct an_diag *d)
+int rep_rdb_open(struct rep_rdb **out, const char *path, bool with_traces,
+		 struct an_diag *d)
 {
 	struct rep_rdb *db;
 	int err;
@@ -338,7 +357,11 @@ int rep_rdb_open(struct rep_rdb **out, const char *path, struct an_diag *d)
 	snprintf(db->missing_text, sizeof(db->missing_text), "not recorded (database schema %d)",
 		 db->schema_version);
 	if (!err)
+		err = read_is_empty(db, d);
+	if (!err && with_traces) {
 		err = read_traces(db, d);
+		db->is_empty = !db->nr_traces;
+	}
 	if (err) {
 		rep_rdb_free(db);
 		return err;

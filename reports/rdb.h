@@ -162,7 +162,8 @@ struct rep_load_opts {
  * @has_explain: mismatches has the v2 column explain
  * @is_oom: an arena allocation failed while reading rows
  * @missing_text: what a section whose v2 table is absent says
- * @traces: every trace row, by trace_id
+ * @is_empty: the file holds no trace
+ * @traces: every trace row, by trace_id (when opened with them)
  * @arena: the strings of all rows
  */
 struct rep_rdb {
@@ -173,12 +174,14 @@ struct rep_rdb {
 	bool has_explain;
 	bool is_oom;
 	char missing_text[REP_MISSING_LEN];
+	bool is_empty;
 	struct rep_trace *traces;
 	size_t nr_traces, alloc_traces;
 	struct rep_arena arena;
 };
 
-int rep_rdb_open(struct rep_rdb **out, const char *path, struct an_diag *d);
+int rep_rdb_open(struct rep_rdb **out, const char *path, bool with_traces,
+		 struct an_diag *d);
 void rep_rdb_free(struct rep_rdb *db);
 bool rep_rdb_has(const struct rep_rdb *db, enum rep_v2_table table);
 const char *rep_rdb_missing(const struct rep_rdb *db);

@@ -33,9 +33,9 @@
 
 #include "analyze/read/reader.h"
 #include "lib/sha256.h"
+#include "tests/an_testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define MAX_ARGS	16
 /* Enough for the JSON of the small traces used here. */
 #define OUT_MAX		(256 * 1024)
 /* Runs of a case that used to fail now and then. */
@@ -47,8 +47,6 @@
 /* Where the input goes in the child: process substitution's /dev/fd/N. */
 #define IN_FD		3
 
-extern char **environ;
-
 struct run {
 	int status;		/* exit status, 128 + signal, or -1: killed at the deadline */
 	char out[OUT_MAX];
@@ -57,18 +55,6 @@ struct run {
 
 static char work[64];		/* a temporary directory of the whole program */
 static char dat_v6[128];	/* a synthetic trace.dat v6 in it */
-
-/* Bytes of @fd from the start into @buf, NUL-terminated. */
-static void slurp(int fd, char *buf, size_t len)
-{
-	size_t n = 0;
-	ssize_t r;
-
-	lseek(fd, 0, SEEK_SET);
-	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
-		n += (size_t)r;
-	buf[n] = '\0';
-}
 
 /*
  * A pipe whose read end is returned and whose write end a forked child
@@ -128,55 +114,11 @@ static void feed_end(pid_t pid)
 static void run_ucval(const char *const *args, int in_fd, int in_as, int deadline_s,
 		      struct run *r)
 {
-	const char *bin = getenv("UCVAL");
-	char *argv[MAX_ARGS + 2];
-	char out_path[] = "/tmp/ucval-input-out-XXXXXX";
-	char err_path[] = "/tmp/ucval-input-err-XXXXXX";
-	posix_spawn_file_actions_t fa;
-	struct timespec start, now, nap = { 0, 2 * 1000 * 1000 };
-	int out_fd, err_fd, wst;
-	size_t n = 0;
-	pid_t pid, got;
+	const struct an_test_spawn o = {
+		.has_in = in_fd >= 0, .in_fd = in_fd, .in_as = in_as, .deadline_s = deadline_s,
+	};
 
-	assert_non_null(bin);
-	argv[n++] = (char *)bin;
-	while (args[n - 1] && n <= MAX_ARGS) {
-		argv[n] = (char *)args[n - 1];
-		n++;
-	}
-	argv[n] = NULL;
-	out_fd = mkostemp(out_path, O_CLOEXEC);
-	err_fd = mkostemp(err_path, O_CLOEXEC);
-	assert_true(out_fd >= 0 && err_fd >= 0);
-	unlink(out_path);
-	unlink(err_path);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&fa, err_fd, STDERR_FILENO);
-	if (in_fd >= 0)
-		posix_spawn_file_actions_adddup2(&fa, in_fd, in_as);
-	assert_int_equal(posix_spawn(&pid, bin, &fa, NULL, argv, environ), 0);
-	posix_spawn_file_actions_destroy(&fa);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	for (;;) {
-		got = waitpid(pid, &wst, WNOHANG);
-		if (got == pid)
-			break;
-		assert_int_equal(got, 0);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - start.tv_sec > deadline_s) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &wst, 0);
-			wst = -1;
-			break;
-		}
-		nanosleep(&nap, NULL);
-	}
-	r->status = wst == -1 ? -1 : WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
-	slurp(out_fd, r->out, sizeof(r->out));
-	slurp(err_fd, r->err, sizeof(r->err));
-	close(out_fd);
-	close(err_fd);
+	r->status = an_test_run_ucval(args, &o, r->out, sizeof(r->out), r->err, sizeof(r->err));
 }
 
 /* Run $UCVAL @args on a pipe fed with @path (see feed()); the feeder is reaped. */

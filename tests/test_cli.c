@@ -25,12 +25,12 @@
 
 #include <sqlite3.h>
 
+#include "tests/an_testutil.h"
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ARGS	24
 /* Enough for any help text or model answer. */
 #define OUT_MAX		(64 * 1024)
-
-extern char **environ;
 
 struct run {
 	int status;
@@ -38,59 +38,15 @@ struct run {
 	char err[OUT_MAX];
 };
 
-static void slurp(int fd, char *buf, size_t len)
-{
-	size_t n = 0;
-	ssize_t r;
-
-	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
-		n += (size_t)r;
-	buf[n] = '\0';
-}
-
 /*
  * Run $UCVAL with @args (NULL-terminated), capturing stderr, and stdout
  * unless @out_dev names a device to open as stdout instead (/dev/full).
  */
 static void run_ucval_to(const char *const *args, const char *out_dev, struct run *r)
 {
-	const char *bin = getenv("UCVAL");
-	char *argv[MAX_ARGS + 2];
-	char out_path[] = "/tmp/ucval-cli-out-XXXXXX";
-	char err_path[] = "/tmp/ucval-cli-err-XXXXXX";
-	posix_spawn_file_actions_t fa;
-	int out_fd, err_fd, wst;
-	size_t n = 0;
-	pid_t pid;
+	const struct an_test_spawn o = { .out_file = out_dev };
 
-	assert_non_null(bin);
-	argv[n++] = (char *)bin;
-	while (args[n - 1] && n <= MAX_ARGS) {
-		argv[n] = (char *)args[n - 1];
-		n++;
-	}
-	argv[n] = NULL;
-	out_fd = mkstemp(out_path);
-	err_fd = mkstemp(err_path);
-	assert_true(out_fd >= 0 && err_fd >= 0);
-	posix_spawn_file_actions_init(&fa);
-	if (out_dev)
-		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out_dev, O_WRONLY, 0);
-	else
-		posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&fa, err_fd, STDERR_FILENO);
-	assert_int_equal(posix_spawn(&pid, bin, &fa, NULL, argv, environ), 0);
-	posix_spawn_file_actions_destroy(&fa);
-	assert_int_equal(waitpid(pid, &wst, 0), pid);
-	r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
-	lseek(out_fd, 0, SEEK_SET);
-	lseek(err_fd, 0, SEEK_SET);
-	slurp(out_fd, r->out, sizeof(r->out));
-	slurp(err_fd, r->err, sizeof(r->err));
-	close(out_fd);
-	close(err_fd);
-	unlink(out_path);
-	unlink(err_path);
+	r->status = an_test_run_ucval(args, &o, r->out, sizeof(r->out), r->err, sizeof(r->err));
 }
 
 static void run_ucval(const char *const *args, struct run *r)

@@ -14,21 +14,18 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
+
+#include "tests/an_testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ARGS	32
 #define OUT_MAX		(64 * 1024)
 /* Seeds per build: 4 failed of 4 against 0 of 4 gives Fisher p = 2/70. */
 #define SEEDS		4
-
-extern char **environ;
 
 static char dir[] = "/tmp/ucval-fleet-XXXXXX";
 static char db[96];
@@ -39,44 +36,9 @@ struct run {
 	char err[OUT_MAX];
 };
 
-static void slurp(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	assert_non_null(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-}
-
 static void run_ucval(const char *const *args, struct run *r)
 {
-	const char *bin = getenv("UCVAL");
-	char *argv[MAX_ARGS + 2], out[128], err[128];
-	posix_spawn_file_actions_t fa;
-	size_t n = 0;
-	pid_t pid;
-	int wst;
-
-	assert_non_null(bin);
-	snprintf(out, sizeof(out), "%s/stdout", dir);
-	snprintf(err, sizeof(err), "%s/stderr", dir);
-	argv[n++] = (char *)bin;
-	for (; args[n - 1] && n <= MAX_ARGS; n++)
-		argv[n] = (char *)args[n - 1];
-	argv[n] = NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out, O_WRONLY | O_CREAT | O_TRUNC,
-					 0600);
-	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err, O_WRONLY | O_CREAT | O_TRUNC,
-					 0600);
-	assert_int_equal(posix_spawn(&pid, bin, &fa, NULL, argv, environ), 0);
-	posix_spawn_file_actions_destroy(&fa);
-	assert_int_equal(waitpid(pid, &wst, 0), pid);
-	r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
-	slurp(out, r->out, sizeof(r->out));
-	slurp(err, r->err, sizeof(r->err));
+	r->status = an_test_run_ucval(args, NULL, r->out, sizeof(r->out), r->err, sizeof(r->err));
 }
 
 /* SEEDS traces of one build into the shard @shard, tagged build=@build. */

@@ -44,8 +44,6 @@
 /* Largest HTML accepted for the million-interval database. */
 #define HTML_MAX_BYTES	(4 * 1024 * 1024)
 
-extern char **environ;
-
 /* The fixtures of the golden database, in trace_id order. */
 static const char *const golden_traces[] = {
 	"traces/freq_below_min_clamp-fail.txt",
@@ -78,35 +76,9 @@ static char *path_in(const struct scratch *s, const char *name)
 /* Run $UCVAL @args (NULL-terminated); stdout to @out_path (or /dev/null). */
 static void run_ucval(const char *const *args, const char *out_path, struct run *r)
 {
-	const char *bin = getenv("UCVAL");
-	char *argv[MAX_ARGS + 2];
-	char err_path[] = "/tmp/ucval-rep-err-XXXXXX";
-	posix_spawn_file_actions_t fa;
-	int err_fd, wst;
-	size_t n = 0;
-	ssize_t got;
-	pid_t pid;
+	const struct an_test_spawn o = { .out_file = out_path ? out_path : "/dev/null" };
 
-	assert_non_null(bin);
-	argv[n++] = (char *)bin;
-	for (; args[n - 1] && n <= MAX_ARGS; n++)
-		argv[n] = (char *)args[n - 1];
-	argv[n] = NULL;
-	err_fd = mkstemp(err_path);
-	assert_true(err_fd >= 0);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out_path ? out_path : "/dev/null",
-					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_adddup2(&fa, err_fd, STDERR_FILENO);
-	assert_int_equal(posix_spawn(&pid, bin, &fa, NULL, argv, environ), 0);
-	posix_spawn_file_actions_destroy(&fa);
-	assert_int_equal(waitpid(pid, &wst, 0), pid);
-	r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
-	lseek(err_fd, 0, SEEK_SET);
-	got = read(err_fd, r->err, sizeof(r->err) - 1);
-	r->err[got > 0 ? got : 0] = '\0';
-	close(err_fd);
-	unlink(err_path);
+	r->status = an_test_run_ucval(args, &o, NULL, 0, r->err, sizeof(r->err));
 }
 
 static char *slurp_file(const char *path, size_t *len)

@@ -411,8 +411,16 @@ static int open_tmp(struct mg *m, const char *tmp)
 {
 	if (sqlite3_open_v2(tmp, &m->conn, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
 		return mg_fail(m, "cannot open the temporary output");
-	/* a temporary file: a crash throws it away, so no sync until the rename */
+	/*
+	 * A temporary file: a crash throws it away, so no sync until the
+	 * rename. Each INSERT ... SELECT inside the shard's transaction keeps a
+	 * statement journal of the pages it changes that the transaction had
+	 * already changed; in memory it is a few pages of one trace and one
+	 * table, where a temporary file costs two writes a page (measured: 1.1
+	 * million writes, half the time of merging 10,000 small traces).
+	 */
 	if (mg_exec(m, "PRAGMA synchronous = OFF", "cannot set up") ||
+	    mg_exec(m, "PRAGMA temp_store = MEMORY", "cannot set up") ||
 	    mg_exec(m, "PRAGMA foreign_keys = OFF", "cannot set up"))
 		return AN_E_DB;
 	return find_tables(m);
