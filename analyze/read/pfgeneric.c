@@ -17,6 +17,7 @@
 struct desc_field {
 	uint32_t number;
 	uint32_t type;			/* enum an_pf_desc_type */
+	int alias;			/* an_alias_field_index() of the name */
 	char name[AN_PFGEN_NAME_LEN];
 };
 
@@ -105,6 +106,9 @@ static int parse_desc(struct an_pfgen *g, const struct an_pb *parent,
 	if (rc < 0 || !dd->name)
 		return -1;
 	dd->type = an_alias_lookup(dd->name, strlen(dd->name));
+	for (unsigned int i = 0; i < dd->nr_fields; i++)
+		dd->field[i].alias = an_alias_field_index(dd->type, dd->field[i].name,
+							  strlen(dd->field[i].name));
 	return 0;
 }
 
@@ -145,7 +149,11 @@ int an_pfgen_add(struct an_pfgen *g, uint32_t gen, const uint8_t *data, size_t l
 int an_pfgen_set(struct an_event *ev, const char *name, size_t nlen, const struct an_pfval *v,
 		 struct an_diag *d)
 {
-	int i = an_alias_field_index(ev->type, name, nlen);
+	return an_pfgen_set_at(ev, an_alias_field_index(ev->type, name, nlen), v, d);
+}
+
+int an_pfgen_set_at(struct an_event *ev, int i, const struct an_pfval *v, struct an_diag *d)
+{
 	char state[AN_STATE_LEN];
 	size_t len = v->len;
 
@@ -312,7 +320,7 @@ int an_pfgen_dense(struct an_pfgen *g, uint32_t gen, uint32_t field_id, const ui
 				f = &dd->field[i];
 		if (!f || !dense_value(&x, f->type, &v))
 			continue;
-		rc = an_pfgen_set(ev, f->name, strlen(f->name), &v, d);
+		rc = an_pfgen_set_at(ev, f->alias, &v, d);
 		if (rc)
 			return rc;
 	}

@@ -105,6 +105,17 @@ int an_pfgen_set(struct an_event *ev, const char *name, size_t nlen, const struc
 		 struct an_diag *d);
 
 /**
+ * an_pfgen_set_at() - an_pfgen_set() with the field's row already known
+ * @ev: event being decoded, an_alias_reset() to its type
+ * @i: an_alias_field_index() of the field's name for @ev's type; < 0: unused
+ * @v: the value
+ * @d: diagnostic on error
+ *
+ * Return: 0, or AN_E_VALUE.
+ */
+int an_pfgen_set_at(struct an_event *ev, int i, const struct an_pfval *v, struct an_diag *d);
+
+/**
  * an_pfgen_named() - decode a GenericFtraceEvent into @ev
  * @g: store (for the name)
  * @data: the message, borrowed (strings in @ev point into it)
