@@ -182,14 +182,36 @@ int an_pfgen_set_at(struct an_event *ev, int i, const struct an_pfval *v, struct
 	}
 }
 
+/* an_alias_field_index() of @name for @type, remembered in @g's slots. */
+static int field_index(struct an_pfgen *g, enum an_event_type type, const char *name,
+		       size_t nlen)
+{
+	struct an_pfgen_field_slot *s;
+	unsigned int h;
+
+	if (!nlen || nlen >= AN_PFGEN_NAME_LEN)
+		return an_alias_field_index(type, name, nlen);
+	h = ((unsigned int)type * 31u + (unsigned int)nlen * 7u +
+	     (unsigned char)name[0] * 3u + (unsigned char)name[nlen - 1]) % AN_PFGEN_FIELD_SLOTS;
+	s = &g->slot[h];
+	if (s->has && s->type == type && s->len == nlen && !memcmp(s->name, name, nlen))
+		return s->ix;
+	s->has = true;
+	s->type = type;
+	s->len = (unsigned int)nlen;
+	s->ix = an_alias_field_index(type, name, nlen);
+	memcpy(s->name, name, nlen);
+	return s->ix;
+}
+
 static int corrupt(struct an_diag *d, const char *what, int err)
 {
 	return an_diag_fail(d, AN_E_CORRUPT, "%s: %s", what, an_pb_strerror(err));
 }
 
 /* One GenericFtraceEvent.Field into @ev. */
-static int named_field(const struct an_pb *parent, const struct an_pb_field *pf,
-		       struct an_event *ev, struct an_diag *d)
+static int named_field(struct an_pfgen *g, const struct an_pb *parent,
+		       const struct an_pb_field *pf, struct an_event *ev, struct an_diag *d)
 {
 	struct an_pfval v = { 0 };
 	const char *name = NULL;
@@ -218,7 +240,7 @@ static int named_field(const struct an_pb *parent, const struct an_pb_field *pf,
 		return corrupt(d, "generic event field", rc);
 	if (!name || !has_value)
 		return 0;
-	return an_pfgen_set(ev, name, nlen, &v, d);
+	return an_pfgen_set_at(ev, field_index(g, ev->type, name, nlen), &v, d);
 }
 
 int an_pfgen_named(struct an_pfgen *g, const uint8_t *data, size_t len, struct an_event *ev,
@@ -243,7 +265,7 @@ int an_pfgen_named(struct an_pfgen *g, const uint8_t *data, size_t len, struct a
 	an_pb_init(&pb, data, len);
 	while ((rc = an_pb_next(&pb, &x)) > 0) {
 		if (x.number == AN_PF_GENERIC_FIELD && x.wire == AN_PB_LEN) {
-			rc = named_field(&pb, &x, ev, d);
+			rc = named_field(g, &pb, &x, ev, d);
 			if (rc)
 				return rc;
 		}

@@ -30,6 +30,25 @@
 
 struct an_pfgen_desc;
 
+/* Rows of named generic fields remembered (direct-mapped, a power of 2). */
+#define AN_PFGEN_FIELD_SLOTS	64
+
+/**
+ * struct an_pfgen_field_slot - a generic field's name and its alias row
+ * @has: the slot holds a name
+ * @type: the event's canonical type
+ * @len: the name's length (below AN_PFGEN_NAME_LEN)
+ * @ix: an_alias_field_index() of the name for @type
+ * @name: the name, not NUL-terminated
+ */
+struct an_pfgen_field_slot {
+	bool has;
+	enum an_event_type type;
+	unsigned int len;
+	int ix;
+	char name[AN_PFGEN_NAME_LEN];
+};
+
 /**
  * struct an_pfgen - descriptors and event names of one trace
  * @descs: the descriptors, owned
@@ -38,6 +57,9 @@ struct an_pfgen_desc;
  * @names: copied event names, owned
  * @nr_names: their number
  * @alloc_names: room in @names
+ * @slot: the alias rows of the named fields met last, so that a field of a
+ *        GenericFtraceEvent is not looked up by name in the alias table
+ *        at every event
  */
 struct an_pfgen {
 	struct an_pfgen_desc **descs;
@@ -46,6 +68,7 @@ struct an_pfgen {
 	char **names;
 	size_t nr_names;
 	size_t alloc_names;
+	struct an_pfgen_field_slot slot[AN_PFGEN_FIELD_SLOTS];
 };
 
 /**
