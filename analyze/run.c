@@ -113,21 +113,6 @@ static void stream_end(struct stream_start_ctx *sc, struct job *j)
 		an_db_trace_abort(*sc->db);
 }
 
-/*
- * Whether this run's workers already keep every CPU busy: then a trace's
- * replay stays on its reading thread, since a second thread would only
- * take a CPU from another worker and add the hand-over between them
- * (four 1 M-event synthetic traces, -j 2 on 2 CPUs: 8 % less CPU time).
- */
-static bool workers_fill_cpus(const struct an_run_opts *o)
-{
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned long workers = o->jobs < (unsigned long)o->nr_traces ? o->jobs :
-				(unsigned long)o->nr_traces;
-
-	return workers > 1 && cpus > 0 && workers >= (unsigned long)cpus;
-}
-
 /* The analysis options of one trace: @o's, with the hooks of this run. */
 static struct an_analyze_opts trace_opts(const struct an_run_opts *o, const char *path,
 					 struct stream_start_ctx *sc)
@@ -144,8 +129,6 @@ static struct an_analyze_opts trace_opts(const struct an_run_opts *o, const char
 	/* tests: UCVAL_FQ_FULL=1 asks the model at every frequency judgement */
 	if (getenv("UCVAL_FQ_FULL"))
 		an.replay.is_fq_full = strcmp(getenv("UCVAL_FQ_FULL"), "0") != 0;
-	if (an.feed == AN_FEED_AUTO && workers_fill_cpus(o))
-		an.feed = AN_FEED_NONE;
 	/* tests: UCVAL_FEED=thread or none instead of the timed choice */
 	if (getenv("UCVAL_FEED"))
 		an.feed = !strcmp(getenv("UCVAL_FEED"), "thread") ? AN_FEED_THREAD :
