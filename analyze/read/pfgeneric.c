@@ -243,9 +243,43 @@ static int named_field(struct an_pfgen *g, const struct an_pb *parent,
 	return an_pfgen_set_at(ev, field_index(g, ev->type, name, nlen), &v, d);
 }
 
+/*
+ * an_pfgen_name() of the spelling @s and its type, remembered in @g's name
+ * slots. *@has_type is false when the name is not one of @g's copies ("unknown":
+ * the store full or memory short), which is never remembered.
+ */
+static const char *event_name(struct an_pfgen *g, const char *s, size_t len,
+			      enum an_event_type *type, bool *has_type)
+{
+	struct an_pfgen_name_slot *slot;
+	const char *name;
+
+	*has_type = false;
+	if (!len || len >= AN_PFGEN_NAME_LEN)
+		return an_pfgen_name(g, s, len);
+	slot = &g->name_slot[((unsigned int)len * 7u + (unsigned char)s[0] * 3u +
+			      (unsigned char)s[len - 1]) % AN_PFGEN_NAME_SLOTS];
+	if (slot->name && slot->len == len && !memcmp(slot->raw, s, len)) {
+		*type = slot->type;
+		*has_type = true;
+		return slot->name;
+	}
+	name = an_pfgen_name(g, s, len);
+	if (!strcmp(name, "unknown") && (len != 7 || memcmp(s, "unknown", 7)))
+		return name;	/* not a copy: the store could not take it */
+	*type = an_alias_lookup(name, strlen(name));
+	*has_type = true;
+	*slot = (struct an_pfgen_name_slot){ .name = name, .type = *type,
+					     .len = (unsigned int)len };
+	memcpy(slot->raw, s, len);
+	return name;
+}
+
 int an_pfgen_named(struct an_pfgen *g, const uint8_t *data, size_t len, struct an_event *ev,
 		   struct an_diag *d)
 {
+	enum an_event_type type = AN_EV_UNKNOWN;
+	bool has_type = false;
 	struct an_pb pb;
 	struct an_pb_field x;
 	int rc;
@@ -255,10 +289,12 @@ int an_pfgen_named(struct an_pfgen *g, const uint8_t *data, size_t len, struct a
 	ev->name = "unknown";
 	while ((rc = an_pb_next(&pb, &x)) > 0)
 		if (x.number == AN_PF_GENERIC_NAME && x.wire == AN_PB_LEN)
-			ev->name = an_pfgen_name(g, (const char *)x.data, x.len);
+			ev->name = event_name(g, (const char *)x.data, x.len, &type, &has_type);
 	if (rc < 0)
 		return corrupt(d, "generic event", rc);
-	an_alias_reset(ev, an_alias_lookup(ev->name, strlen(ev->name)));
+	if (!has_type)
+		type = an_alias_lookup(ev->name, strlen(ev->name));
+	an_alias_reset(ev, type);
 	an_diag_set_name(d->event, ev->name, strlen(ev->name));
 	if (ev->type == AN_EV_UNKNOWN)
 		return 0;

@@ -32,6 +32,22 @@ struct an_pfgen_desc;
 
 /* Rows of named generic fields remembered (direct-mapped, a power of 2). */
 #define AN_PFGEN_FIELD_SLOTS	64
+/* Generic event names remembered with their type (direct-mapped). */
+#define AN_PFGEN_NAME_SLOTS	16
+
+/**
+ * struct an_pfgen_name_slot - a generic event's name as the trace spells it
+ * @name: an_pfgen_name() of it (NULL: the slot is empty)
+ * @type: an_alias_lookup() of @name
+ * @len: the spelling's length (below AN_PFGEN_NAME_LEN)
+ * @raw: the spelling, not NUL-terminated
+ */
+struct an_pfgen_name_slot {
+	const char *name;
+	enum an_event_type type;
+	unsigned int len;
+	char raw[AN_PFGEN_NAME_LEN];
+};
 
 /**
  * struct an_pfgen_field_slot - a generic field's name and its alias row
@@ -60,6 +76,7 @@ struct an_pfgen_field_slot {
  * @slot: the alias rows of the named fields met last, so that a field of a
  *        GenericFtraceEvent is not looked up by name in the alias table
  *        at every event
+ * @name_slot: the names of the generic events met last, with their types
  */
 struct an_pfgen {
 	struct an_pfgen_desc **descs;
@@ -69,6 +86,7 @@ struct an_pfgen {
 	size_t nr_names;
 	size_t alloc_names;
 	struct an_pfgen_field_slot slot[AN_PFGEN_FIELD_SLOTS];
+	struct an_pfgen_name_slot name_slot[AN_PFGEN_NAME_SLOTS];
 };
 
 /**
