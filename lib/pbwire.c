@@ -47,6 +47,17 @@ int an_pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 	return AN_PB_E_VARINT;
 }
 
+/* an_pb_varint() with the one-byte case (tags, small values) first. */
+static inline int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	if (*p < end && !(**p & 0x80)) {
+		*v = **p;
+		(*p)++;
+		return 0;
+	}
+	return an_pb_varint(p, end, v);
+}
+
 static int read_fixed(const uint8_t **p, const uint8_t *end, unsigned int n, uint64_t *v)
 {
 	uint64_t x = 0;
@@ -64,7 +75,7 @@ static int read_tag(const uint8_t **p, const uint8_t *end, uint32_t *number,
 		    enum an_pb_wire *wire)
 {
 	uint64_t tag;
-	int err = an_pb_varint(p, end, &tag);
+	int err = varint(p, end, &tag);
 
 	if (err)
 		return err;
@@ -156,7 +167,7 @@ int an_pb_next(struct an_pb *pb, struct an_pb_field *f)
 		return err;
 	switch (f->wire) {
 	case AN_PB_VARINT:
-		err = an_pb_varint(&p, pb->end, &f->value);
+		err = varint(&p, pb->end, &f->value);
 		break;
 	case AN_PB_I64:
 		err = read_fixed(&p, pb->end, 8, &f->value);
@@ -165,7 +176,7 @@ int an_pb_next(struct an_pb *pb, struct an_pb_field *f)
 		err = read_fixed(&p, pb->end, 4, &f->value);
 		break;
 	case AN_PB_LEN:
-		err = an_pb_varint(&p, pb->end, &v);
+		err = varint(&p, pb->end, &v);
 		if (!err && v > (uint64_t)(pb->end - p))
 			err = AN_PB_E_LEN;
 		if (!err) {
@@ -222,7 +233,7 @@ int an_pb_packed_next(struct an_pb_packed *it, uint64_t *v)
 		return 0;
 	switch (it->elem) {
 	case AN_PB_VARINT:
-		err = an_pb_varint(&it->p, it->end, v);
+		err = varint(&it->p, it->end, v);
 		break;
 	case AN_PB_I64:
 		err = read_fixed(&it->p, it->end, 8, v);

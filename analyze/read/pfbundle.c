@@ -5,6 +5,7 @@
  * then each decoded into a canonical event (pfbundle.h).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,10 @@ static struct an_pfrec *new_recs(struct an_pfbundle *b, size_t n)
 	return r;
 }
 
-/* A FtraceEvent: its timestamp, the rest decoded later. */
+/*
+ * A FtraceEvent: its timestamp, pid and where its message is (one walk of
+ * its fields); the message is decoded later.
+ */
 static int add_event(struct an_pfbundle *b, const struct an_pb *parent,
 		     const struct an_pb_field *f, struct an_diag *d)
 {
@@ -62,9 +66,14 @@ static int add_event(struct an_pfbundle *b, const struct an_pb *parent,
 	r->data = f->data;
 	r->len = f->len;
 	an_pb_sub(&pb, parent, f);
-	while ((rc = an_pb_next(&pb, &x)) > 0)
+	while ((rc = an_pb_next(&pb, &x)) > 0) {
 		if (x.number == AN_PF_EVENT_TIMESTAMP && x.wire == AN_PB_VARINT)
 			r->ts = x.value;
+		else if (x.number == AN_PF_EVENT_PID && x.wire == AN_PB_VARINT)
+			r->ev_pid = x.value;
+		else if (x.wire == AN_PB_LEN && !r->body.number)	/* the event: a message */
+			r->body = x;
+	}
 	return rc < 0 ? corrupt_at(d, an_pb_offset(&pb), "ftrace event", rc) : 0;
 }
 
@@ -296,10 +305,27 @@ static void note_switch_in(struct an_pfbundle_prev *prev, const struct an_event 
 	memcpy(prev->comm, ev->sw.next_comm, sizeof(prev->comm));
 }
 
-static int set_named(struct an_event *ev, const char *name, const struct an_pfval *v,
-		     struct an_diag *d)
+/*
+ * The fields compact_sched's entries fill, by their kernel names, and
+ * their rows in the alias table: looked up once for the process.
+ */
+enum { SW_PREV_PID, SW_PREV_PRIO, SW_PREV_COMM, SW_PREV_STATE, SW_NEXT_PID, SW_NEXT_PRIO,
+       SW_NEXT_COMM, SW__COUNT };
+enum { WK_PID, WK_PRIO, WK_TARGET_CPU, WK_COMM, WK__COUNT };
+
+static const char *const sw_name[SW__COUNT] = {
+	"prev_pid", "prev_prio", "prev_comm", "prev_state", "next_pid", "next_prio", "next_comm",
+};
+static const char *const wk_name[WK__COUNT] = { "pid", "prio", "target_cpu", "comm" };
+static int sw_ix[SW__COUNT], wk_ix[WK__COUNT];
+static pthread_once_t ix_once = PTHREAD_ONCE_INIT;
+
+static void ix_init(void)
 {
-	return an_pfgen_set(ev, name, strlen(name), v, d);
+	for (unsigned int i = 0; i < SW__COUNT; i++)
+		sw_ix[i] = an_alias_field_index(AN_EV_SCHED_SWITCH, sw_name[i], strlen(sw_name[i]));
+	for (unsigned int i = 0; i < WK__COUNT; i++)
+		wk_ix[i] = an_alias_field_index(AN_EV_SCHED_WAKING, wk_name[i], strlen(wk_name[i]));
 }
 
 static int decode_switch(const struct an_pfrec *r, struct an_pfbundle_prev *prev,
@@ -308,24 +334,25 @@ static int decode_switch(const struct an_pfrec *r, struct an_pfbundle_prev *prev
 	struct an_pfval v = { .num = prev->pid };
 	int err;
 
+	pthread_once(&ix_once, ix_init);
 	an_alias_reset(ev, AN_EV_SCHED_SWITCH);
 	ev->name = "sched_switch";
 	ev->pid = prev->pid;
-	err = set_named(ev, "prev_pid", &v, d);
+	err = an_pfgen_set_at(ev, sw_ix[SW_PREV_PID], &v, d);
 	if (!err && prev->pid >= 0) {
 		v = (struct an_pfval){ .num = prev->prio };
-		err = prev->prio == AN_PRIO_NONE ? 0 : set_named(ev, "prev_prio", &v, d);
+		err = prev->prio == AN_PRIO_NONE ? 0 : an_pfgen_set_at(ev, sw_ix[SW_PREV_PRIO], &v, d);
 		v = (struct an_pfval){ .is_str = true, .s = prev->comm, .len = strlen(prev->comm) };
-		err = err ? err : set_named(ev, "prev_comm", &v, d);
+		err = err ? err : an_pfgen_set_at(ev, sw_ix[SW_PREV_COMM], &v, d);
 	}
 	v = (struct an_pfval){ .num = r->prev_state };
-	err = err ? err : set_named(ev, "prev_state", &v, d);
+	err = err ? err : an_pfgen_set_at(ev, sw_ix[SW_PREV_STATE], &v, d);
 	v = (struct an_pfval){ .num = r->pid };
-	err = err ? err : set_named(ev, "next_pid", &v, d);
+	err = err ? err : an_pfgen_set_at(ev, sw_ix[SW_NEXT_PID], &v, d);
 	v = (struct an_pfval){ .num = r->prio };
-	err = err ? err : set_named(ev, "next_prio", &v, d);
+	err = err ? err : an_pfgen_set_at(ev, sw_ix[SW_NEXT_PRIO], &v, d);
 	v = (struct an_pfval){ .is_str = true, .s = (const char *)r->data, .len = r->len };
-	err = err ? err : set_named(ev, "next_comm", &v, d);
+	err = err ? err : an_pfgen_set_at(ev, sw_ix[SW_NEXT_COMM], &v, d);
 	return err;
 }
 
@@ -335,16 +362,17 @@ static int decode_waking(const struct an_pfrec *r, const struct an_pfbundle_prev
 	struct an_pfval v = { .num = r->pid };
 	int err;
 
+	pthread_once(&ix_once, ix_init);
 	an_alias_reset(ev, AN_EV_SCHED_WAKING);
 	ev->name = "sched_waking";
 	ev->pid = prev->pid;
-	err = set_named(ev, "pid", &v, d);
+	err = an_pfgen_set_at(ev, wk_ix[WK_PID], &v, d);
 	v = (struct an_pfval){ .num = r->prio };
-	err = err ? err : set_named(ev, "prio", &v, d);
+	err = err ? err : an_pfgen_set_at(ev, wk_ix[WK_PRIO], &v, d);
 	v = (struct an_pfval){ .num = r->target_cpu };
-	err = err ? err : set_named(ev, "target_cpu", &v, d);
+	err = err ? err : an_pfgen_set_at(ev, wk_ix[WK_TARGET_CPU], &v, d);
 	v = (struct an_pfval){ .is_str = true, .s = (const char *)r->data, .len = r->len };
-	err = err ? err : set_named(ev, "comm", &v, d);
+	err = err ? err : an_pfgen_set_at(ev, wk_ix[WK_COMM], &v, d);
 	return err;
 }
 
@@ -392,7 +420,7 @@ static int decode_typed(const struct an_pf_event *e, const struct an_pb *parent,
 		    (f->type != AN_PF_STRING && x.wire != AN_PB_VARINT))
 			continue;
 		typed_value(f, &x, &v);
-		err = set_named(ev, f->name, &v, d);
+		err = an_pfgen_set_at(ev, an_pfschema_alias(e, f), &v, d);
 		if (err)
 			return err;
 	}
@@ -433,27 +461,18 @@ static int decode_payload(const struct an_pb *pb, const struct an_pb_field *x,
 	return 1;
 }
 
+/* A FtraceEvent; add_event() walked its fields (and refused malformed ones). */
 static int decode_event(const struct an_pfrec *r, struct an_pfgen *g, uint32_t gen,
 			struct an_pfbundle_prev *prev, struct an_event *ev, struct an_diag *d)
 {
 	struct an_pb pb;
-	struct an_pb_field x, payload = { 0 };
-	uint64_t pid = 0;
+	uint64_t pid = r->ev_pid;
 	int rc;
 
-	an_pb_init(&pb, r->data, r->len);
-	while ((rc = an_pb_next(&pb, &x)) > 0) {
-		if (x.number == AN_PF_EVENT_PID && x.wire == AN_PB_VARINT)
-			pid = x.value;
-		else if (x.wire == AN_PB_LEN && !payload.number)	/* the event: a message */
-			payload = x;
-	}
-	if (rc < 0)
-		return corrupt_at(d, an_pb_offset(&pb), "ftrace event", rc);
-	if (!payload.number)
+	if (!r->body.number)
 		return 0;
 	an_pb_init(&pb, r->data, r->len);
-	rc = decode_payload(&pb, &payload, g, gen, ev, d);
+	rc = decode_payload(&pb, &r->body, g, gen, ev, d);
 	if (rc <= 0)
 		return rc;
 	ev->pid = pid > INT32_MAX ? -1 : (int)pid;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "lib/diag.h"
+#include "lib/pbwire.h"
 #include "analyze/read/event.h"
 #include "analyze/read/pfgeneric.h"
 
@@ -40,6 +41,9 @@ enum an_pfrec_kind {
  * @prio: compact: next_prio / the woken prio
  * @target_cpu: compact waking: target_cpu
  * @prev_state: compact switch: prev_state
+ * @ev_pid: AN_PFREC_EVENT: its pid field (0 when absent)
+ * @body: AN_PFREC_EVENT: its first length-delimited field, the event's own
+ *        message (number 0: none), found as the bundle is loaded
  */
 struct an_pfrec {
 	uint64_t ts;
@@ -51,6 +55,8 @@ struct an_pfrec {
 	int32_t prio;
 	int32_t target_cpu;
 	int64_t prev_state;
+	uint64_t ev_pid;
+	struct an_pb_field body;
 };
 
 /**

@@ -17,6 +17,7 @@
 struct desc_field {
 	uint32_t number;
 	uint32_t type;			/* enum an_pf_desc_type */
+	int alias;			/* an_alias_field_index() of the name */
 	char name[AN_PFGEN_NAME_LEN];
 };
 
@@ -105,6 +106,9 @@ static int parse_desc(struct an_pfgen *g, const struct an_pb *parent,
 	if (rc < 0 || !dd->name)
 		return -1;
 	dd->type = an_alias_lookup(dd->name, strlen(dd->name));
+	for (unsigned int i = 0; i < dd->nr_fields; i++)
+		dd->field[i].alias = an_alias_field_index(dd->type, dd->field[i].name,
+							  strlen(dd->field[i].name));
 	return 0;
 }
 
@@ -145,7 +149,11 @@ int an_pfgen_add(struct an_pfgen *g, uint32_t gen, const uint8_t *data, size_t l
 int an_pfgen_set(struct an_event *ev, const char *name, size_t nlen, const struct an_pfval *v,
 		 struct an_diag *d)
 {
-	int i = an_alias_field_index(ev->type, name, nlen);
+	return an_pfgen_set_at(ev, an_alias_field_index(ev->type, name, nlen), v, d);
+}
+
+int an_pfgen_set_at(struct an_event *ev, int i, const struct an_pfval *v, struct an_diag *d)
+{
 	char state[AN_STATE_LEN];
 	size_t len = v->len;
 
@@ -174,14 +182,36 @@ int an_pfgen_set(struct an_event *ev, const char *name, size_t nlen, const struc
 	}
 }
 
+/* an_alias_field_index() of @name for @type, remembered in @g's slots. */
+static int field_index(struct an_pfgen *g, enum an_event_type type, const char *name,
+		       size_t nlen)
+{
+	struct an_pfgen_field_slot *s;
+	unsigned int h;
+
+	if (!nlen || nlen >= AN_PFGEN_NAME_LEN)
+		return an_alias_field_index(type, name, nlen);
+	h = ((unsigned int)type * 31u + (unsigned int)nlen * 7u +
+	     (unsigned char)name[0] * 3u + (unsigned char)name[nlen - 1]) % AN_PFGEN_FIELD_SLOTS;
+	s = &g->slot[h];
+	if (s->has && s->type == type && s->len == nlen && !memcmp(s->name, name, nlen))
+		return s->ix;
+	s->has = true;
+	s->type = type;
+	s->len = (unsigned int)nlen;
+	s->ix = an_alias_field_index(type, name, nlen);
+	memcpy(s->name, name, nlen);
+	return s->ix;
+}
+
 static int corrupt(struct an_diag *d, const char *what, int err)
 {
 	return an_diag_fail(d, AN_E_CORRUPT, "%s: %s", what, an_pb_strerror(err));
 }
 
 /* One GenericFtraceEvent.Field into @ev. */
-static int named_field(const struct an_pb *parent, const struct an_pb_field *pf,
-		       struct an_event *ev, struct an_diag *d)
+static int named_field(struct an_pfgen *g, const struct an_pb *parent,
+		       const struct an_pb_field *pf, struct an_event *ev, struct an_diag *d)
 {
 	struct an_pfval v = { 0 };
 	const char *name = NULL;
@@ -210,12 +240,46 @@ static int named_field(const struct an_pb *parent, const struct an_pb_field *pf,
 		return corrupt(d, "generic event field", rc);
 	if (!name || !has_value)
 		return 0;
-	return an_pfgen_set(ev, name, nlen, &v, d);
+	return an_pfgen_set_at(ev, field_index(g, ev->type, name, nlen), &v, d);
+}
+
+/*
+ * an_pfgen_name() of the spelling @s and its type, remembered in @g's name
+ * slots. *@has_type is false when the name is not one of @g's copies ("unknown":
+ * the store full or memory short), which is never remembered.
+ */
+static const char *event_name(struct an_pfgen *g, const char *s, size_t len,
+			      enum an_event_type *type, bool *has_type)
+{
+	struct an_pfgen_name_slot *slot;
+	const char *name;
+
+	*has_type = false;
+	if (!len || len >= AN_PFGEN_NAME_LEN)
+		return an_pfgen_name(g, s, len);
+	slot = &g->name_slot[((unsigned int)len * 7u + (unsigned char)s[0] * 3u +
+			      (unsigned char)s[len - 1]) % AN_PFGEN_NAME_SLOTS];
+	if (slot->name && slot->len == len && !memcmp(slot->raw, s, len)) {
+		*type = slot->type;
+		*has_type = true;
+		return slot->name;
+	}
+	name = an_pfgen_name(g, s, len);
+	if (!strcmp(name, "unknown") && (len != 7 || memcmp(s, "unknown", 7)))
+		return name;	/* not a copy: the store could not take it */
+	*type = an_alias_lookup(name, strlen(name));
+	*has_type = true;
+	*slot = (struct an_pfgen_name_slot){ .name = name, .type = *type,
+					     .len = (unsigned int)len };
+	memcpy(slot->raw, s, len);
+	return name;
 }
 
 int an_pfgen_named(struct an_pfgen *g, const uint8_t *data, size_t len, struct an_event *ev,
 		   struct an_diag *d)
 {
+	enum an_event_type type = AN_EV_UNKNOWN;
+	bool has_type = false;
 	struct an_pb pb;
 	struct an_pb_field x;
 	int rc;
@@ -225,17 +289,19 @@ int an_pfgen_named(struct an_pfgen *g, const uint8_t *data, size_t len, struct a
 	ev->name = "unknown";
 	while ((rc = an_pb_next(&pb, &x)) > 0)
 		if (x.number == AN_PF_GENERIC_NAME && x.wire == AN_PB_LEN)
-			ev->name = an_pfgen_name(g, (const char *)x.data, x.len);
+			ev->name = event_name(g, (const char *)x.data, x.len, &type, &has_type);
 	if (rc < 0)
 		return corrupt(d, "generic event", rc);
-	an_alias_reset(ev, an_alias_lookup(ev->name, strlen(ev->name)));
+	if (!has_type)
+		type = an_alias_lookup(ev->name, strlen(ev->name));
+	an_alias_reset(ev, type);
 	an_diag_set_name(d->event, ev->name, strlen(ev->name));
 	if (ev->type == AN_EV_UNKNOWN)
 		return 0;
 	an_pb_init(&pb, data, len);
 	while ((rc = an_pb_next(&pb, &x)) > 0) {
 		if (x.number == AN_PF_GENERIC_FIELD && x.wire == AN_PB_LEN) {
-			rc = named_field(&pb, &x, ev, d);
+			rc = named_field(g, &pb, &x, ev, d);
 			if (rc)
 				return rc;
 		}
@@ -312,7 +378,7 @@ int an_pfgen_dense(struct an_pfgen *g, uint32_t gen, uint32_t field_id, const ui
 				f = &dd->field[i];
 		if (!f || !dense_value(&x, f->type, &v))
 			continue;
-		rc = an_pfgen_set(ev, f->name, strlen(f->name), &v, d);
+		rc = an_pfgen_set_at(ev, f->alias, &v, d);
 		if (rc)
 			return rc;
 	}

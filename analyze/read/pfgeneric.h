@@ -30,6 +30,41 @@
 
 struct an_pfgen_desc;
 
+/* Rows of named generic fields remembered (direct-mapped, a power of 2). */
+#define AN_PFGEN_FIELD_SLOTS	64
+/* Generic event names remembered with their type (direct-mapped). */
+#define AN_PFGEN_NAME_SLOTS	16
+
+/**
+ * struct an_pfgen_name_slot - a generic event's name as the trace spells it
+ * @name: an_pfgen_name() of it (NULL: the slot is empty)
+ * @type: an_alias_lookup() of @name
+ * @len: the spelling's length (below AN_PFGEN_NAME_LEN)
+ * @raw: the spelling, not NUL-terminated
+ */
+struct an_pfgen_name_slot {
+	const char *name;
+	enum an_event_type type;
+	unsigned int len;
+	char raw[AN_PFGEN_NAME_LEN];
+};
+
+/**
+ * struct an_pfgen_field_slot - a generic field's name and its alias row
+ * @has: the slot holds a name
+ * @type: the event's canonical type
+ * @len: the name's length (below AN_PFGEN_NAME_LEN)
+ * @ix: an_alias_field_index() of the name for @type
+ * @name: the name, not NUL-terminated
+ */
+struct an_pfgen_field_slot {
+	bool has;
+	enum an_event_type type;
+	unsigned int len;
+	int ix;
+	char name[AN_PFGEN_NAME_LEN];
+};
+
 /**
  * struct an_pfgen - descriptors and event names of one trace
  * @descs: the descriptors, owned
@@ -38,6 +73,10 @@ struct an_pfgen_desc;
  * @names: copied event names, owned
  * @nr_names: their number
  * @alloc_names: room in @names
+ * @slot: the alias rows of the named fields met last, so that a field of a
+ *        GenericFtraceEvent is not looked up by name in the alias table
+ *        at every event
+ * @name_slot: the names of the generic events met last, with their types
  */
 struct an_pfgen {
 	struct an_pfgen_desc **descs;
@@ -46,6 +85,8 @@ struct an_pfgen {
 	char **names;
 	size_t nr_names;
 	size_t alloc_names;
+	struct an_pfgen_field_slot slot[AN_PFGEN_FIELD_SLOTS];
+	struct an_pfgen_name_slot name_slot[AN_PFGEN_NAME_SLOTS];
 };
 
 /**
@@ -103,6 +144,17 @@ const char *an_pfgen_name(struct an_pfgen *g, const char *s, size_t len);
  */
 int an_pfgen_set(struct an_event *ev, const char *name, size_t nlen, const struct an_pfval *v,
 		 struct an_diag *d);
+
+/**
+ * an_pfgen_set_at() - an_pfgen_set() with the field's row already known
+ * @ev: event being decoded, an_alias_reset() to its type
+ * @i: an_alias_field_index() of the field's name for @ev's type; < 0: unused
+ * @v: the value
+ * @d: diagnostic on error
+ *
+ * Return: 0, or AN_E_VALUE.
+ */
+int an_pfgen_set_at(struct an_event *ev, int i, const struct an_pfval *v, struct an_diag *d);
 
 /**
  * an_pfgen_named() - decode a GenericFtraceEvent into @ev

@@ -6,8 +6,10 @@
  * table. Fields ucval uses nowhere (ip, success, tgid, running, load) are
  * left out: the reader skips them as unknown fields.
  */
+#include <pthread.h>
 #include <string.h>
 
+#include "analyze/read/alias.h"
 #include "analyze/read/pfschema.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -144,6 +146,37 @@ const struct an_pf_field *an_pfschema_field(const struct an_pf_event *e, uint32_
 		if (e->fields[i].number == number)
 			return &e->fields[i];
 	return NULL;
+}
+
+/* The widest event of the table has this many fields. */
+#define MAX_FIELDS	8
+
+/*
+ * Each field's row in the alias table of its event's type, looked up by
+ * name once for the process instead of at every field of every event.
+ */
+static signed char alias_ix[ARRAY_SIZE(events)][MAX_FIELDS];
+static pthread_once_t alias_once = PTHREAD_ONCE_INIT;
+
+static void alias_init(void)
+{
+	for (size_t e = 0; e < ARRAY_SIZE(events); e++)
+		for (unsigned int i = 0; i < events[e].nr_fields && i < MAX_FIELDS; i++) {
+			const char *name = events[e].fields[i].name;
+
+			alias_ix[e][i] = (signed char)an_alias_field_index(events[e].type, name,
+									   strlen(name));
+		}
+}
+
+int an_pfschema_alias(const struct an_pf_event *e, const struct an_pf_field *f)
+{
+	size_t ei = (size_t)(e - events), fi = (size_t)(f - e->fields);
+
+	if (ei >= ARRAY_SIZE(events) || fi >= MAX_FIELDS)
+		return an_alias_field_index(e->type, f->name, strlen(f->name));
+	pthread_once(&alias_once, alias_init);
+	return alias_ix[ei][fi];
 }
 
 const struct an_pf_event *an_pfschema_at(unsigned int i)

@@ -180,6 +180,18 @@ const struct an_pf_event *an_pfschema_by_name(const char *name);
 const struct an_pf_field *an_pfschema_field(const struct an_pf_event *e, uint32_t number);
 
 /**
+ * an_pfschema_alias() - the alias table's row of a typed event's field
+ * @e: an event of the table
+ * @f: one of @e's fields
+ *
+ * The same as an_alias_field_index() on @f's name for @e's type, looked up
+ * once for the process.
+ *
+ * Return: the row index, or -1 when @e's type does not use the field.
+ */
+int an_pfschema_alias(const struct an_pf_event *e, const struct an_pf_field *f);
+
+/**
  * an_pfschema_at() - row @i of the table, to walk it
  * @i: 0..
  *
