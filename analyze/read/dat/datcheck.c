@@ -959,8 +959,52 @@ static int walk_v7(struct dat *t)
 	return 0;
 }
 
-/* Data bytes of every page of @buf (@len bytes) must fit their page. */
-static int check_pages_mem(struct dat *t, const unsigned char *buf, size_t len, uint64_t off)
+/* The 4-byte word at @at of @page (@avail bytes readable, zeroes past). */
+static uint32_t page_word(const unsigned char *page, size_t avail, uint64_t at, bool is_big)
+{
+	if (at > avail || avail - at < 4)
+		return 0;
+	return (uint32_t)an_datfile_num_order(is_big, page + at, 4);
+}
+
+bool an_datcheck_page_walks(const unsigned char *page, size_t avail, unsigned int long_size,
+			    bool is_big)
+{
+	unsigned int hdr = 8 + long_size;
+	uint32_t size, curr = 0;
+
+	if (avail < hdr)
+		return true;
+	size = (uint32_t)(an_datfile_num_order(is_big, page + 8, long_size) &
+			  AN_DATCHECK_COMMIT_MASK);
+	/* kbuffer's arithmetic: unsigned int, so a wrapped successor is past the end */
+	while (curr < size) {
+		uint32_t word = page_word(page, avail, (uint64_t)hdr + curr, is_big);
+		uint32_t len = page_word(page, avail, (uint64_t)hdr + curr + 4, is_big);
+		uint32_t type = word & 0x1f, next;
+
+		if (type == KBUFFER_TYPE_PADDING)
+			next = curr + 4 + len;
+		else if (type == KBUFFER_TYPE_TIME_EXTEND || type == KBUFFER_TYPE_TIME_STAMP)
+			next = curr + 8;
+		else if (!type)
+			next = curr + 8 + ((len - 4 + 3) & ~UINT32_C(3));
+		else
+			next = curr + 4 + type * 4;
+		if (next <= curr)
+			return false;
+		curr = next;
+	}
+	return true;
+}
+
+/*
+ * Data bytes of every page of @buf (@len bytes, whole pages but the last)
+ * must fit their page, and its events walk to its end. @off: the file
+ * offset of @buf, or of the chunk it inflates from (@is_chunk).
+ */
+static int check_pages_mem(struct dat *t, const unsigned char *buf, size_t len, uint64_t off,
+			   bool is_chunk)
 {
 	for (size_t p = 0; p + DAT_PAGE_HDR <= len; p += t->page_size) {
 		uint64_t commit = an_datfile_num(&t->f, buf + p + 8, t->commit_size);
@@ -968,8 +1012,40 @@ static int check_pages_mem(struct dat *t, const unsigned char *buf, size_t len, 
 		/* the data follows the u64 timestamp and the commit word */
 		if ((commit & AN_DATCHECK_COMMIT_MASK) > t->page_size - 8 - t->commit_size)
 			return corrupt(t, off, "ring-buffer page larger than a page");
+		if (!an_datcheck_page_walks(buf + p, len - p < t->page_size ? len - p :
+							t->page_size, t->commit_size, t->f.is_big))
+			return corrupt(t, off + (is_chunk ? 0 : p), "ring-buffer page with an event "
+				       "whose length points back (kbuffer would walk it for ever)");
 	}
 	return 0;
+}
+
+/*
+ * The pages of a plain CPU range, each read whole (libtracecmd loads whole
+ * pages: even a short range has a full header; past the file's end a page
+ * reads as zeroes).
+ */
+static int check_plain_pages(struct dat *t, const struct an_datcheck_range *c)
+{
+	unsigned char *page = an_malloc(t->page_size);
+	uint64_t end = c->off + c->size;
+	int err = 0;
+
+	if (!page)
+		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+	for (uint64_t p = c->off; p < end && !err; p += t->page_size) {
+		uint64_t n = p < t->f.size ? t->f.size - p : 0;
+
+		if (n > t->page_size)
+			n = t->page_size;
+		err = n < DAT_PAGE_HDR ? an_datfile_pread(&t->f, p, page, DAT_PAGE_HDR,
+							  "truncated page") :
+		      an_datfile_pread(&t->f, p, page, (size_t)n, "truncated page");
+		if (!err)
+			err = check_pages_mem(t, page, (size_t)n, p, false);
+	}
+	free(page);
+	return err;
 }
 
 /*
@@ -989,17 +1065,7 @@ static int check_cpu(struct dat *t, struct an_datcheck_range *c, bool is_align_o
 	if (!c->is_compressed) {
 		if (c->off % t->page_size)
 			return corrupt(t, c->off, "CPU data not page aligned");
-		if (is_align_only)
-			return 0;
-		/* libtracecmd loads whole pages: even a short range has a full header */
-		for (p = c->off; p < end; p += t->page_size) {
-			err = an_datfile_pread(&t->f, p, hdr, sizeof(hdr), "truncated page");
-			if (!err)
-				err = check_pages_mem(t, hdr, sizeof(hdr), p);
-			if (err)
-				return err;
-		}
-		return 0;
+		return is_align_only ? 0 : check_plain_pages(t, c);
 	}
 	/* trace-cmd writes the size of the chunks without the count before them */
 	end += 4;
@@ -1035,7 +1101,7 @@ static int check_cpu(struct dat *t, struct an_datcheck_range *c, bool is_align_o
 			continue;
 		err = an_datfile_load(&t->f, at, DAT_COMPRESS_HDR + zsize, true, &chunk, &len);
 		if (!err)
-			err = check_pages_mem(t, chunk, (size_t)len, i ? at : c->off);
+			err = check_pages_mem(t, chunk, (size_t)len, i ? at : c->off, true);
 		free(chunk);
 		if (err)
 			return err;
@@ -1095,6 +1161,8 @@ static bool count_events(const struct dat *t, struct page_sum *s, const unsigned
 	if (page != s->page)
 		memcpy(s->page, page, (size_t)len);
 	memset(s->page + len, 0, (size_t)(t->page_size - len) + DAT_SLACK);
+	if (!an_datcheck_page_walks(s->page, t->page_size, t->commit_size, t->f.is_big))
+		return false;
 	kbuffer_load_subbuffer(s->kbuf, s->page);
 	for (void *ev = kbuffer_read_event(s->kbuf, &ts); ev; ev = kbuffer_next_event(s->kbuf, &ts))
 		s->events = sat_add(s->events, 1);

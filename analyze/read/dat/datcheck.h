@@ -142,6 +142,25 @@ struct an_datcheck {
 	unsigned int nr_hidden;
 };
 
+/**
+ * an_datcheck_page_walks() - whether a ring-buffer page's events lead to its end
+ * @page: the page, its header first
+ * @avail: bytes readable at @page (past them the page reads as zeroes)
+ * @long_size: size of the page's commit word (4 or 8)
+ * @is_big: the page's byte order
+ *
+ * kbuffer (libtraceevent 1.7.1) finds an event's successor from its length
+ * and never checks that it lies after it: a damaged length that points back
+ * makes kbuffer_next_event() hand out the same events, or skip the same
+ * padding, for ever. Every page is checked with this before kbuffer or
+ * datpages.c's walk reads it (libtracecmd's pages by an_datcheck_run()).
+ * The page's data size must fit the page (checked before).
+ *
+ * Return: true when each event's successor lies after it.
+ */
+bool an_datcheck_page_walks(const unsigned char *page, size_t avail, unsigned int long_size,
+			    bool is_big);
+
 struct kbuffer;
 
 /**

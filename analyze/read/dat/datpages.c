@@ -60,6 +60,7 @@ struct walk {
 	unsigned int curr, index, next;
 	unsigned long long ts;		/* of the current event */
 	int lost;			/* lost events before the page, -1: some, unknown */
+	bool is_back;			/* an event's successor is not after it: stop */
 };
 
 /* One CPU's data. */
@@ -167,6 +168,10 @@ static int walk_step(struct walk *w)
 		w->ts += delta;
 		w->index = rptr;
 		w->next = rptr + length;
+		if (w->next <= w->curr) {	/* a damaged length: kbuffer loops */
+			w->is_back = true;
+			return 0;
+		}
 		if (type < KBUFFER_TYPE_PADDING)
 			return 0;
 	}
@@ -183,18 +188,24 @@ static int walk_load(struct walk *w, const unsigned char *page, unsigned int hdr
 	w->lost = !(flags & AN_DATCHECK_MISSED_EVENTS) ? 0 :
 		  (flags & AN_DATCHECK_MISSED_STORED) ? (int)rd8(w->data + w->size) : -1;
 	w->curr = w->index = w->next = 0;
+	w->is_back = false;
 	return walk_step(w);
 }
 
 /*
  * Hand @c's page to kbuffer from where the walk stopped (@at, an absolute
  * time stamp): kbuffer reads it again from the start and skips the data
- * events before @at. The CPU stays with kbuffer.
+ * events before @at. The CPU stays with kbuffer. A page kbuffer would walk
+ * for ever stays with the walk, which reports it.
  */
 static void to_kbuffer(struct an_datpages *p, struct dp_cpu *c, unsigned int at)
 {
 	unsigned long long ts;
 
+	if (!an_datcheck_page_walks(c->page, p->page_size, p->long_size, p->is_big)) {
+		c->w.is_back = true;
+		return;
+	}
 	c->use_kbuf = true;
 	kbuffer_load_subbuffer(c->kbuf, (void *)c->page);
 	while (kbuffer_read_event(c->kbuf, &ts) &&
@@ -322,6 +333,11 @@ static int load_page(struct an_datpages *p, struct dp_cpu *c, struct an_diag *d)
 		d->offset = (long long)off;
 		return an_diag_fail(d, AN_E_CORRUPT, "ring-buffer page larger than a page");
 	}
+	if (c->use_kbuf && !an_datcheck_page_walks(page, p->page_size, p->long_size, p->is_big)) {
+		d->offset = (long long)off;
+		return an_diag_fail(d, AN_E_CORRUPT, "ring-buffer page with an event whose "
+				    "length points back (kbuffer would walk it for ever)");
+	}
 	c->page_off = off;
 	c->next_off = off + p->page_size;
 	c->page = page;
@@ -351,6 +367,12 @@ static int peek(struct an_datpages *p, struct dp_cpu *c, struct an_diag *d)
 		} else if (!c->use_kbuf) {
 			const struct walk *w = &c->w;
 
+			if (w->is_back) {
+				d->offset = (long long)c->page_off;
+				return an_diag_fail(d, AN_E_CORRUPT, "ring-buffer page with an event "
+						    "whose length points back (kbuffer would walk "
+						    "it for ever)");
+			}
 			data = w->curr < w->size ? (void *)(w->data + w->index) : NULL;
 			if (data) {
 				/* what kbuffer's accessors would answer */
