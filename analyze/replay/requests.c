@@ -113,6 +113,25 @@ void an_requests_sysctl(struct an_replay *r, const long long val[3])
 	an_replay_touch_all(r, AN_RQ_OP_SYSCTL);
 }
 
+/*
+ * The root group's uclamp_tg (mainline): a sched_util_clamp_{min,max}
+ * write sets the root group's requests to the sysctls, walks the groups
+ * and re-accounts the queued tasks before the write returns (MA8, MT5,
+ * MR7), so the trace shows the kernel applying it before the sysctl marker
+ * that follows. The sysctl @id takes @v here when it changes.
+ */
+static void root_write(struct an_replay *r, int id, unsigned int v)
+{
+	long long val[3] = { -1, -1, -1 };
+	enum model_sysctl which = id == MODEL_UCLAMP_MIN ? MODEL_SYSCTL_UTIL_MIN :
+				  MODEL_SYSCTL_UTIL_MAX;
+
+	if (r->sys.sysctl[which] == v)
+		return;
+	val[id == MODEL_UCLAMP_MIN ? 0 : 1] = v;
+	an_requests_sysctl(r, val);
+}
+
 static int tg_write(struct an_replay *r, const char *path, int id, unsigned int v)
 {
 	struct model_tg *tg;
@@ -121,6 +140,10 @@ static int tg_write(struct an_replay *r, const char *path, int id, unsigned int 
 
 	if (err == -ENOMEM)
 		return err;
+	if (!err && !tg->parent && r->variant == MODEL_MAINLINE && r->sys.cfg.task_group) {
+		root_write(r, id, v);
+		return 0;
+	}
 	if (err || !tg->parent) {
 		an_replay_note(r, "clamps of cgroup '%.60s' not applied", path);
 		return 0;
