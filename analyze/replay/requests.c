@@ -83,8 +83,10 @@ static int request(struct an_replay *r, int pid, unsigned long long flags, unsig
 	}
 	if (mret >= 0)
 		for (int id = 0; id < MODEL_UCLAMP_CNT; id++)
-			if (flags & clamp_flag(r, id))
+			if (flags & clamp_flag(r, id)) {
 				t->is_req_known[id] = true;
+				t->is_req_forked[id] = false;
+			}
 	r->nr_requests++;
 	an_replay_touch_all(r, AN_RQ_OP_REQUEST);
 	return 0;
@@ -213,6 +215,7 @@ static int on_task(struct an_replay *r, const struct an_marker *m)
 		int cpu = t->mt.cpu;
 
 		model_task_set_class(&r->sys, &t->mt, policy_class(m->task.policy));
+		t->is_req_forked[MODEL_UCLAMP_MIN] = false;	/* MT4 may reset it */
 		if (cpu >= 0)
 			an_replay_touch(r, cpu, AN_RQ_OP_REQUEST);
 	}
@@ -317,6 +320,7 @@ static int learn(struct an_replay *r, int pid, const char *comm, int id, bool ha
 		t->is_req_known[id] = true;
 		return 0;
 	}
+	t->is_req_forked[MODEL_UCLAMP_MIN] = t->is_req_forked[MODEL_UCLAMP_MAX] = false;
 	attr.flags = clamp_flag(r, id) | keep_flags(r);
 	if (id == MODEL_UCLAMP_MIN)
 		attr.util_min = to_abi(r, value);
