@@ -577,8 +577,10 @@ static AN_NOINLINE void after(struct an_replay *r, struct pred_check *k, const s
 		const struct an_freq_policy *p = &r->policy[i];
 
 		if (r->step.is_limits_changed &&
-		    (r->step.limits_policy < 0 || r->step.limits_policy == (int)i))
+		    (r->step.limits_policy < 0 || r->step.limits_policy == (int)i)) {
 			k->pol[i].is_exempt = true;
+			an_fq_stretch_limits(&k->pol[i].stretch, p);
+		}
 		if (an_fq_policy_usable(p) && an_fq_policy_touched(r, p, ev))
 			judge_policy(r, k, ev, p, &k->pol[i]);
 	}

@@ -1014,6 +1014,22 @@ bool an_fq_stretch_update(struct an_fq_stretch *s, const struct an_replay *r,
 }
 
 /**
+ * an_fq_stretch_limits() - the limits of @p changed (S27): from 5.3 the next
+ * evaluation is a forced update (S17) that the busy hold (S18) skips, so
+ * what the kernel held before cannot be held past it: the stretch starts
+ * afresh from the next judgement
+ * @s: the policy's stretch
+ * @p: the policy
+ */
+void an_fq_stretch_limits(struct an_fq_stretch *s, const struct an_freq_policy *p)
+{
+	if (!p->su.feat.is_hold_after_forced_check && !p->su.feat.is_hold_decided_late)
+		return;
+	s->is_open = false;
+	s->is_fresh = true;
+}
+
+/**
  * an_fq_stretch_end() - the busy hold cannot be followed now (no prediction
  * or ceiling, or no hold on @p): a later stretch starts from what the
  * kernel last set, unless its CPU is counted idle in between
