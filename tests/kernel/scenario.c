@@ -81,12 +81,16 @@ struct kattr {
 	uint32_t sched_util_max;
 };
 
-/* What a worker does: on @cpu (-1: anywhere), @busy_us of every @period_us. */
+/*
+ * What a worker does: on @cpu (-1: anywhere), @busy_us of every @period_us,
+ * after sleeping @delay_us.
+ */
 struct work {
 	const char *name;
 	int cpu;
 	unsigned int busy_us, period_us, run_ms;
 	unsigned int forks;		/* children forked, one per period */
+	unsigned int delay_us;
 };
 
 struct worker {
@@ -209,6 +213,8 @@ static void __attribute__((noreturn)) work_loop(const struct work *w, int gate)
 	if (read(gate, &byte, 1) != 1)
 		_exit(0);		/* the scenario gave up on us */
 	close(gate);
+	if (w->delay_us)
+		sleep_us((uint64_t)w->delay_us * stretch);
 	start = now_ns();
 	end = start + (uint64_t)w->run_ms * stretch * NS_PER_MS;
 	for (uint64_t t = start; t < end; t += period_ns) {
@@ -489,10 +495,10 @@ static void phase(const char *name)
 static void phase_mixed(void)
 {
 	static const struct work w[] = {
-		{ "boost700", 0, 3000, 15000, 1500, 0 },
-		{ "cap300", 1, 50000, 50000, 1500, 0 },
-		{ "band200-512", 0, 5000, 10000, 1500, 0 },
-		{ "roam400", -1, 2000, 7000, 1500, 0 },
+		{ "boost700", 0, 3000, 15000, 1500, 0, 0 },
+		{ "cap300", 1, 50000, 50000, 1500, 0, 0 },
+		{ "band200-512", 0, 5000, 10000, 1500, 0, 0 },
+		{ "roam400", -1, 2000, 7000, 1500, 0, 0 },
 	};
 	struct worker wk[4];
 
@@ -513,7 +519,7 @@ static void phase_mixed(void)
 /* Clamp changes while the task runs, then requests the kernel must refuse. */
 static void phase_changes(void)
 {
-	static const struct work w = { "changing", 1, 40000, 40000, 2600, 0 };
+	static const struct work w = { "changing", 1, 40000, 40000, 2600, 0, 0 };
 	static const struct { bool has_min; uint32_t umin; bool has_max; uint32_t umax; } seq[] = {
 		{ true, 800, false, 0 },
 		{ false, 0, true, 900 },
@@ -553,9 +559,9 @@ static void phase_changes(void)
 static void phase_cgroups(void)
 {
 	static const struct work w[] = {
-		{ "in-b", 0, 30000, 30000, 2000, 0 },
-		{ "in-c-min800", 1, 4000, 8000, 2000, 0 },
-		{ "in-b-max200", 1, 2000, 10000, 2000, 0 },
+		{ "in-b", 0, 30000, 30000, 2000, 0, 0 },
+		{ "in-c-min800", 1, 4000, 8000, 2000, 0, 0 },
+		{ "in-b-max200", 1, 2000, 10000, 2000, 0, 0 },
 	};
 	struct worker wk[3];
 	int err = cg_setup();
@@ -598,8 +604,8 @@ static void phase_cgroups(void)
 static void phase_rt(void)
 {
 	static const struct work w[] = {
-		{ "rt-default", 0, 1000, 10000, 1200, 0 },
-		{ "rt-clamped", 1, 2000, 10000, 1200, 0 },
+		{ "rt-default", 0, 1000, 10000, 1200, 0, 0 },
+		{ "rt-clamped", 1, 2000, 10000, 1200, 0, 0 },
 	};
 	struct worker wk[2];
 
@@ -628,7 +634,7 @@ static void phase_rt(void)
 /* A clamped task forks short-lived children: inherited, then reset on fork. */
 static void phase_fork(void)
 {
-	static const struct work w = { "forker", 1, 2000, 8000, 600, 1 };
+	static const struct work w = { "forker", 1, 2000, 8000, 600, 1, 0 };
 	struct worker wk[2];
 	int ret;
 
@@ -659,7 +665,7 @@ static void phase_fork(void)
  */
 static void phase_ramp(void)
 {
-	static const struct work w = { "ramp-min1024", 1, 400000, 400000, 400, 0 };
+	static const struct work w = { "ramp-min1024", 1, 400000, 400000, 400, 0, 0 };
 	struct worker wk;
 
 	phase("ramp");
@@ -674,19 +680,31 @@ static void phase_ramp(void)
  * Before any clamp use the static key is off: a runnable RT task makes
  * schedutil ask for the highest frequency (schedutil.md S23,
  * uclamp-mainline.md MS2). It runs long enough that PELT's util_rt alone
- * would take far longer than the grace window to get there.
+ * would take far longer than the grace window to get there. It starts 150 ms
+ * after the workers are set up, once its CPU's utilization has decayed.
+ * Nothing makes schedutil evaluate while an RT task runs but other
+ * scheduler activity on its CPU: a higher priority RT task there runs 100 us
+ * of every 5 ms (each RT enqueue and dequeue evaluates). A fair one would
+ * bring its util_est and raise the frequency by itself.
  */
 static void phase_rt_keyoff(void)
 {
-	static const struct work w = { "rt-keyoff", 1, 300000, 300000, 300, 0 };
-	struct worker wk;
+	static const struct work w[] = {
+		{ "keyoff-tick", 1, 100, 5000, 300, 0, 150000 },
+		{ "rt-keyoff", 1, 300000, 300000, 300, 0, 150000 },
+	};
+	struct worker wk[2];
 
 	phase("rt-keyoff");
-	if (worker_new(&w, &wk))
-		return;
-	make_fifo(&wk, 10, 0);
-	worker_go(&wk);
-	worker_wait(&wk);
+	for (unsigned int i = 0; i < 2; i++)
+		if (worker_new(&w[i], &wk[i]))
+			return;
+	make_fifo(&wk[0], 20, 0);
+	make_fifo(&wk[1], 10, 0);
+	for (unsigned int i = 0; i < 2; i++)
+		worker_go(&wk[i]);
+	for (unsigned int i = 0; i < 2; i++)
+		worker_wait(&wk[i]);
 }
 
 /*
@@ -700,9 +718,9 @@ static void phase_rt_keyoff(void)
 static void phase_inversion(void)
 {
 	static const struct work w[] = {
-		{ "inv-lo", 0, 800000, 800000, 800, 0 },
-		{ "inv-hi", 0, 4000, 40000, 800, 0 },
-		{ "inv-rt", 1, 3000, 12000, 800, 0 },
+		{ "inv-lo", 0, 800000, 800000, 800, 0, 0 },
+		{ "inv-hi", 0, 4000, 40000, 800, 0, 0 },
+		{ "inv-rt", 1, 3000, 12000, 800, 0, 0 },
 	};
 	struct worker wk[3];
 
@@ -730,8 +748,8 @@ static void phase_inversion(void)
 static void phase_bucket_edges(void)
 {
 	static const unsigned int edge[] = { 205, 410, 615, 820 };
-	static const struct work lo = { "edge-lo", 1, 150000, 150000, 150, 0 };
-	static const struct work hi = { "edge-hi", 1, 3000, 15000, 150, 0 };
+	static const struct work lo = { "edge-lo", 1, 150000, 150000, 150, 0, 0 };
+	static const struct work hi = { "edge-hi", 1, 3000, 15000, 150, 0, 0 };
 
 	phase("bucket-edges");
 	for (unsigned int i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
@@ -757,8 +775,8 @@ static void phase_bucket_edges(void)
 static void phase_group_min(void)
 {
 	static const struct work w[] = {
-		{ "d-max200", 0, 3000, 10000, 600, 0 },
-		{ "d-min900", 1, 3000, 10000, 600, 0 },
+		{ "d-max200", 0, 3000, 10000, 600, 0, 0 },
+		{ "d-min900", 1, 3000, 10000, 600, 0, 0 },
 	};
 	struct worker wk[2];
 
@@ -794,8 +812,8 @@ static void phase_group_min(void)
 static void phase_sysctl(void)
 {
 	static const struct work w[] = {
-		{ "sys-boost", 0, 4000, 8000, 900, 0 },
-		{ "sys-free", 1, 900000, 900000, 900, 0 },
+		{ "sys-boost", 0, 4000, 8000, 900, 0, 0 },
+		{ "sys-free", 1, 900000, 900000, 900, 0, 0 },
 	};
 	struct worker wk[2];
 
@@ -832,9 +850,9 @@ static void phase_sysctl(void)
 static void phase_rt_default(void)
 {
 	static const struct work w[] = {
-		{ "rtd-busy", 1, 400000, 400000, 400, 0 },
-		{ "rtd-free", 0, 30000, 100000, 400, 0 },
-		{ "rtd-own", 1, 2000, 10000, 400, 0 },
+		{ "rtd-busy", 1, 400000, 400000, 400, 0, 0 },
+		{ "rtd-free", 0, 30000, 100000, 400, 0, 0 },
+		{ "rtd-own", 1, 2000, 10000, 400, 0, 0 },
 	};
 	struct worker wk[3];
 
@@ -862,7 +880,7 @@ static void phase_rt_default(void)
  */
 static void phase_fork_rt(void)
 {
-	static const struct work w = { "rt-forker", 1, 2000, 8000, 400, 1 };
+	static const struct work w = { "rt-forker", 1, 2000, 8000, 400, 1, 0 };
 	struct worker wk[2];
 
 	phase("fork-rt");
@@ -893,8 +911,8 @@ static void phase_fork_rt(void)
 static void phase_limits(void)
 {
 	static const struct work w[] = {
-		{ "lim-boost", 0, 700000, 700000, 700, 0 },
-		{ "lim-cap", 1, 700000, 700000, 700, 0 },
+		{ "lim-boost", 0, 700000, 700000, 700, 0, 0 },
+		{ "lim-cap", 1, 700000, 700000, 700, 0, 0 },
 	};
 	struct worker wk[2];
 
