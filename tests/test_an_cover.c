@@ -191,7 +191,8 @@ struct cover_row {
  * counted: VR4), 10.00305 (a and b: VR4), 10.0041 (b left: VR5), 10.0051
  * (idle: VR11), 10.0061 (b back: VR4); each covers the time since its
  * CPU's value last changed. task_effective-pass (mainline): 5 compared
- * effective values, 3 of tasks in a group (MT5, its restriction MT2). request_result-pass (v3):
+ * effective values, 3 of tasks in a group (MT5, its restriction MT2), 2
+ * capped by the system defaults a sysctl marker wrote (MA8). request_result-pass (v3):
  * 4 requests the model decided, one at the groups' capacity (VG7).
  * freq_prediction-pass (mainline 5.10): 6 predicted intervals over 18.9 ms,
  * one rate-limit comparison over the 11 ms between two changes, two
@@ -204,6 +205,7 @@ static const struct cover_row cover_rows[] = {
 	{ "task_effective-pass.txt", AN_CHECK_TASK_EFFECTIVE, "MT1", 5, 0 },
 	{ "task_effective-pass.txt", AN_CHECK_TASK_EFFECTIVE, "MT5", 3, 0 },
 	{ "task_effective-pass.txt", AN_CHECK_TASK_EFFECTIVE, "MT2", 3, 0 },
+	{ "task_effective-pass.txt", AN_CHECK_TASK_EFFECTIVE, "MA8", 2, 0 },
 	{ "request_result-pass.txt", AN_CHECK_REQUEST_RESULT, "VA4", 3, 0 },
 	{ "request_result-pass.txt", AN_CHECK_REQUEST_RESULT, "VG7", 1, 0 },
 	{ "request_result-pass.txt", AN_CHECK_GROUPS_EXHAUSTED, "VG7", 4, 0 },
@@ -287,6 +289,78 @@ static void test_fixture_counts(void **state)
 	}
 	free(u);
 }
+
+/* --- rules the kernel loop's phases exercise -------------------------------- */
+
+#define MK(ts, text) "ucval-1 [000] ....    " ts ": tracing_mark_write: ucval: " text "\n"
+#define EV(comm, ts, text) comm " [000] d..2    " ts ": " text "\n"
+
+static const struct {
+	const char *name;
+	const char *text;
+	enum an_check_id check;
+	const char *rule;
+} phase_rows[] = {
+	/* pid 100 asks for min 300 and forks 101: its request is the parent's */
+	{ "MA7: a child's inherited request decided its effective value",
+	  MK("20.000000", "platform cpus=2 model=mainline kernel=6.1.0 groups=5")
+	  MK("20.000100", "task pid=100 comm=a util_min=300")
+	  EV("a-100", "20.001000", "sched_process_fork: comm=a pid=100 child_comm=a child_pid=101")
+	  EV("a-101", "20.002000", "uclamp_task_eff: pid=101 comm=a clamp_id=0 value=300"
+	     " effective=300 bucket_id=1"),
+	  AN_CHECK_TASK_EFFECTIVE, "MA7" },
+	/* policy 0's max drops to 1000000 under util 900 (raw 2197265 kHz) */
+	{ "S27: the policy's max decided the predicted frequency",
+	  MK("50.000000", "platform cpus=1 model=mainline kernel=5.10.0 groups=5 tick_us=4000")
+	  MK("50.000010", "cpu cpu=0 policy=0 capacity=1024 freqs=500000,1000000,1500000,2000000"
+	     " rate_limit_us=1000")
+	  EV("<idle>-0", "50.000100", "cpu_frequency: state=500000 cpu_id=0")
+	  EV("<idle>-0", "50.001000", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120"
+	     " prev_state=R ==> next_comm=a next_pid=100 next_prio=120")
+	  EV("a-100", "50.001100", "sched_pelt_cfs: cpu=0 path=/ util=900")
+	  EV("a-100", "50.003000", "cpu_frequency: state=2000000 cpu_id=0")
+	  EV("a-100", "50.003500", "cpu_frequency_limits: min_freq=500000 max_freq=1000000 cpu_id=0")
+	  EV("a-100", "50.003600", "sched_pelt_cfs: cpu=0 path=/ util=900")
+	  EV("a-100", "50.003700", "cpu_frequency: state=1000000 cpu_id=0")
+	  EV("a-100", "50.010000", "sched_switch: prev_comm=a prev_pid=100 prev_prio=120"
+	     " prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120"),
+	  AN_CHECK_FREQ_PREDICTION, "S27" },
+	/* ... and the change 0.7 ms after the previous one passed the gate */
+	{ "S17: the limits change forced an update inside the rate limit", NULL,
+	  AN_CHECK_FREQ_PREDICTION, "S17" },
+};
+
+static void test_phase_rules(void **state)
+{
+	char path[] = "/tmp/test_an_cover-XXXXXX";
+	struct run *u = malloc(sizeof(*u));
+	const char *text = NULL;
+
+	(void)state;
+	assert_non_null(u);
+	for (size_t i = 0; i < ARRAY_SIZE(phase_rows); i++) {
+		int fd;
+
+		text = phase_rows[i].text ? phase_rows[i].text : text;
+		strcpy(path, "/tmp/test_an_cover-XXXXXX");
+		fd = mkstemp(path);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+		close(fd);
+		analyze(u, path);
+		unlink(path);
+		if (!u->res.cover[phase_rows[i].check][model_rule_index(phase_rows[i].rule)].times)
+			fail_msg("%s: %s counted no %s", phase_rows[i].name,
+				 an_check_name(phase_rows[i].check), phase_rows[i].rule);
+		if (u->res.stats[phase_rows[i].check].n_failed)
+			fail_msg("%s: %s failed", phase_rows[i].name,
+				 an_check_name(phase_rows[i].check));
+	}
+	free(u);
+}
+
+#undef MK
+#undef EV
 
 /*
  * Every fixture: each rule counted is one of the variant's (none foreign),
@@ -426,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_table_matches_specs),
 		cmocka_unit_test(test_fixture_counts),
 		cmocka_unit_test(test_fixtures_in_variant),
+		cmocka_unit_test(test_phase_rules),
 		cmocka_unit_test(test_report),
 	};
 

@@ -397,6 +397,23 @@ static const struct row {
 	  PELT(0, "10.001100", 300) PELT(0, "10.010000", 100)
 	  SW(0, "10.020000", 100, 120, "S", 0, 120) FREQ(0, "10.020000", 500000),
 	  AN_PASS, "", 1, 0 },
+	/* util 900 -> 2000000 (5.10); policy 0's max drops to 1000000 at 10.005
+	 * while a keeps running: the next evaluation is a forced update (S17,
+	 * S27) that the busy hold skips (S18, 5.3+), so 2000000 cannot be held */
+#define LIMITS(ts, min, max) "x-1 [000] " ts ": cpu_frequency_limits: min_freq=" #min	\
+	" max_freq=" #max " cpu_id=0\n"
+	{ "S17", "a limits change ends the busy hold", { 0 }, AN_CHECK_FREQ_PREDICTION,
+	  ML510(1000) FREQ(0, "10.000100", 2000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  PELT(0, "10.001100", 900) LIMITS("10.005000", 500000, 1000000)
+	  PELT(0, "10.006000", 900) SW(0, "10.040000", 100, 120, "S", 0, 120),
+	  AN_FAIL, "0:10011000000-10040000000 1000000>2000000 S10", 1, 0 },
+	{ "S17", "... the new max reached within the grace", { 0 }, AN_CHECK_FREQ_PREDICTION,
+	  ML510(1000) FREQ(0, "10.000100", 2000000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  PELT(0, "10.001100", 900) LIMITS("10.005000", 500000, 1000000)
+	  PELT(0, "10.006000", 900) FREQ(0, "10.006000", 1000000)
+	  SW(0, "10.040000", 100, 120, "S", 0, 120),
+	  AN_PASS, "", 1, 0 },
+#undef LIMITS
 	/* a sleeps at 10.010 and runs again 50 us later: the kernel may not
 	 * have counted so short an idle for S18 (NO_HZ idle_calls), the hold
 	 * goes on */

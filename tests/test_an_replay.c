@@ -543,6 +543,31 @@ static const struct {
 	     "x-1 [000] 2.000300: uclamp_tg: path=/a/c clamp_id=1 value=1024 effective=307\n"
 	     SW(1, "2.000400", 77, "S", 0) CFS(1, "2.000500", 0, 614),
 	  AN_PASS, 0, 0, false, NULL },
+	/* a sched_util_clamp_min write sets the root group's request, walks
+	 * the groups and re-accounts the queued tasks (their uclamp_task_eff)
+	 * before the sysctl marker that follows it (check-kernel, 6.1): the
+	 * root group's uclamp_tg is where the default changes */
+#define ROOT_TG_MIN400								\
+	"x-1 [000] 2.000100: uclamp_tg: path=/ clamp_id=0 value=400 effective=400\n"	\
+	"x-1 [000] 2.000101: uclamp_tg: path=/ clamp_id=1 value=1024 effective=1024\n"	\
+	"x-1 [000] 2.000200: uclamp_task_eff: pid=100 comm=w clamp_id=0 value=900"		\
+	" effective=400 bucket_id=1\n"
+	{ "MA8, MT1: the root group's uclamp_tg applies sched_util_clamp_min",
+	  AN_CHECK_TASK_EFFECTIVE,
+	  ML MARK("1.000100", "task pid=100 util_min=900") SW(1, "2.000000", 0, "R", 100)
+	     ROOT_TG_MIN400 MARK("2.000300", "sysctl util_min=400"),
+	  AN_PASS, 0, 0, false, NULL },
+	{ "MR7: ... and the queued task's rq follows the walk", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "task pid=100 util_min=900") SW(1, "2.000000", 0, "R", 100)
+	     ROOT_TG_MIN400 CFS(1, "2.000250", 400, 1024) MARK("2.000300", "sysctl util_min=400"),
+	  AN_PASS, 0, 0, false, NULL },
+	{ "MT1: a kernel that ignores the new default fails", AN_CHECK_TASK_EFFECTIVE,
+	  ML MARK("1.000100", "task pid=100 util_min=900") SW(1, "2.000000", 0, "R", 100)
+	     "x-1 [000] 2.000100: uclamp_tg: path=/ clamp_id=0 value=400 effective=400\n"
+	     "x-1 [000] 2.000200: uclamp_task_eff: pid=100 comm=w clamp_id=0 value=900"
+	     " effective=900 bucket_id=4\n",
+	  AN_FAIL, 1, 0, false, "MT1" },
+#undef ROOT_TG_MIN400
 	/* preempted, still queued: re-accounted by the write */
 	{ "MR5: a preempted task is re-accounted by the write", AN_CHECK_RQ_CLAMP,
 	  ML MARK("1.000100", "cgroup path=/g util_max=300")

@@ -278,10 +278,14 @@ static void take_util(const struct an_replay *r, struct ceil_check *k, const str
 
 static AN_NOINLINE void after(struct an_replay *r, struct ceil_check *k, const struct an_event *ev)
 {
-	for (unsigned int i = 0; i < r->nr_policies && i < k->nr_slots; i++)
+	for (unsigned int i = 0; i < r->nr_policies && i < k->nr_slots; i++) {
+		if (r->step.is_limits_changed &&
+		    (r->step.limits_policy < 0 || r->step.limits_policy == (int)i))
+			an_fq_stretch_limits(&k->pol[i].stretch, &r->policy[i]);
 		if (an_fq_policy_usable(&r->policy[i]) &&
 		    an_fq_policy_touched(r, &r->policy[i], ev))
 			judge_policy(r, &r->policy[i], k, &k->pol[i]);
+	}
 }
 
 static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, bool is_after)

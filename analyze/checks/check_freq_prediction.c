@@ -432,6 +432,13 @@ static void rate_check(struct an_replay *r, struct pred_check *k, const struct a
 
 	if (t && an_fq_is_sugov(t->comm) && pp->is_run)
 		ref = pp->run_ns;
+	if (p->has_rate_limit && pp->has_change && pp->is_exempt) {
+		/* a limits change (S27) forced this update past the gate (S17) */
+		an_cover_time(k->res, CHECK, an_cover_count(k->res, CHECK, r->variant, "S17"),
+			      ref > pp->change_ref_ns ? ref - pp->change_ref_ns : 0);
+		an_cover_time(k->res, CHECK, an_cover_count(k->res, CHECK, r->variant, "S27"),
+			      ref > pp->change_ref_ns ? ref - pp->change_ref_ns : 0);
+	}
 	if (p->has_rate_limit && pp->has_change && !pp->is_exempt) {
 		k->fig.n_rate_checked++;
 		k->res->stats[CHECK].n_checked++;
@@ -570,8 +577,10 @@ static AN_NOINLINE void after(struct an_replay *r, struct pred_check *k, const s
 		const struct an_freq_policy *p = &r->policy[i];
 
 		if (r->step.is_limits_changed &&
-		    (r->step.limits_policy < 0 || r->step.limits_policy == (int)i))
+		    (r->step.limits_policy < 0 || r->step.limits_policy == (int)i)) {
 			k->pol[i].is_exempt = true;
+			an_fq_stretch_limits(&k->pol[i].stretch, p);
+		}
 		if (an_fq_policy_usable(p) && an_fq_policy_touched(r, p, ev))
 			judge_policy(r, k, ev, p, &k->pol[i]);
 	}

@@ -232,8 +232,9 @@ static bool is_bucket_max(const struct an_replay *r, int cpu, enum model_clamp_i
 /*
  * Rule coverage of one judged sample of @cpu at @ts: the rule behind the
  * model's value and, mainline, the static key while off (MR2), the hooks
- * of an enqueue or dequeue (MR1), the initial values (MB4), a bucket's kept
- * value and so the bucket mapping (MB2, MB1), over the time since the value
+ * of an enqueue or dequeue (MR1), the initial values (MB4), the sysctl
+ * write the value follows (MA8, with MR7), a bucket's kept value and so the
+ * bucket mapping (MB2, MB1), over the time since the value
  * last changed (since the CPU's previous sample at most).
  */
 static void cover(const struct an_replay *r, struct rq_check *k, int cpu, uint64_t ts)
@@ -252,6 +253,8 @@ static void cover(const struct an_replay *r, struct rq_check *k, int cpu, uint64
 			an_cover_set_add(k->res, r->variant, &set, "MR1");
 		if (op == AN_RQ_OP_NONE)
 			an_cover_set_add(k->res, r->variant, &set, "MB4");
+		if (op == AN_RQ_OP_SYSCTL && !model_rq_is_idle(&r->sys, cpu))
+			an_cover_set_add(k->res, r->variant, &set, "MA8");
 		if (is_bucket_max(r, cpu, MODEL_UCLAMP_MIN) ||
 		    is_bucket_max(r, cpu, MODEL_UCLAMP_MAX)) {
 			an_cover_set_add(k->res, r->variant, &set, "MB2");

@@ -68,8 +68,10 @@ static void explain(const struct an_replay *r, const struct model_task *mt,
  * value rule; for a task in a group other than the root, the group's
  * effective values (v3 VT7, mainline MT5) and, mainline, its restriction
  * (MT2); mainline, the RT default of a MIN the task did not request (MT4),
+ * the request a fork gave it, unchanged since (MA7),
  * the value the task was counted with while it is (MT3), an effective min
- * above the max (MT6).
+ * above the max (MT6); a sysctl write's default that decided the value (MA8:
+ * the system default capping it, or a changed RT default).
  */
 static void cover(struct an_keyed *k, const struct an_replay *r, const struct model_task *mt,
 		  int id)
@@ -84,8 +86,16 @@ static void cover(struct an_keyed *k, const struct an_replay *r, const struct mo
 		return;
 	if (is_grouped)
 		an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, "MT2");
-	if (mt->cls == MODEL_CLASS_RT && id == MODEL_UCLAMP_MIN && !mt->req[id].user_defined)
+	if (mt->cls == MODEL_CLASS_RT && id == MODEL_UCLAMP_MIN && !mt->req[id].user_defined) {
 		an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, "MT4");
+		if (r->sys.sysctl[MODEL_SYSCTL_UTIL_MIN_RT_DEFAULT] != MODEL_SCALE)
+			an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, "MA8");
+	}
+	if (r->sys.dflt[id].value < MODEL_SCALE &&
+	    model_task_eff(&r->sys, mt, (enum model_clamp_id)id, NULL) == r->sys.dflt[id].value)
+		an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, "MA8");
+	if (an_task_of(mt)->is_req_forked[id])
+		an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, "MA7");
 	if (mt->acc_slot[id] != MODEL_NV)	/* counted: the back-annotated value */
 		an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, "MT3");
 	if (model_task_eff(&r->sys, mt, MODEL_UCLAMP_MIN, NULL) >

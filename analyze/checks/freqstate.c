@@ -265,6 +265,34 @@ static void cover_end(struct an_results *res, struct an_fq_key *k, uint64_t ts_n
 	k->cov.nr = 0;
 }
 
+/*
+ * Whether the limits of @cpu's policy decided the OPP of chain @ex: its raw
+ * target (S9) resolves (S10) to another OPP within the whole table than
+ * within the policy's min and max (S27).
+ */
+static bool is_limits_decided(const struct an_replay *r, int cpu,
+			      const struct model_su_explain *ex)
+{
+	const struct an_freq_policy *p = an_replay_cpu_policy(r, cpu);
+	struct model_su_policy open;
+	unsigned int raw = 0;
+	bool has_raw = false;
+
+	if (!p || !p->su.nr_opps)
+		return false;
+	for (unsigned int i = 0; i < ex->nr && i < MODEL_SU_EXPLAIN_MAX; i++)
+		if (ex->step[i].rule && !strcmp(ex->step[i].rule, "S9")) {
+			raw = (unsigned int)ex->step[i].value[0];
+			has_raw = true;
+		}
+	if (!has_raw)
+		return false;
+	open = p->su;
+	open.min_khz = open.opp_khz[0];
+	open.max_khz = open.opp_khz[open.nr_opps - 1];
+	return model_su_resolve(&open, raw) != model_su_resolve(&p->su, raw);
+}
+
 /* Rule coverage: a decidable interval of @k begins, judged by @j. */
 static void cover_begin(const struct an_replay *r, struct an_results *res, struct an_fq_key *k,
 			const struct an_fq_judgement *j)
@@ -277,8 +305,11 @@ static void cover_begin(const struct an_replay *r, struct an_results *res, struc
 	if (j->chain) {
 		ex.nr = 0;
 		ex.is_truncated = false;
-		if (j->chain(r, j->explain_ctx, j->cpu, &ex))
+		if (j->chain(r, j->explain_ctx, j->cpu, &ex)) {
 			an_cover_set_chain(res, r->variant, &k->cov, &ex);
+			if (is_limits_decided(r, j->cpu, &ex))
+				an_cover_set_add(res, r->variant, &k->cov, "S27");
+		}
 	}
 	an_cover_set_add(res, r->variant, &k->cov, j->hold_rule);
 	an_cover_set_count(res, j->check, &k->cov);
@@ -980,6 +1011,22 @@ bool an_fq_stretch_update(struct an_fq_stretch *s, const struct an_replay *r,
 	}
 	s->is_open = true;
 	return true;
+}
+
+/**
+ * an_fq_stretch_limits() - the limits of @p changed (S27): from 5.3 the next
+ * evaluation is a forced update (S17) that the busy hold (S18) skips, so
+ * what the kernel held before cannot be held past it: the stretch starts
+ * afresh from the next judgement
+ * @s: the policy's stretch
+ * @p: the policy
+ */
+void an_fq_stretch_limits(struct an_fq_stretch *s, const struct an_freq_policy *p)
+{
+	if (!p->su.feat.is_hold_after_forced_check && !p->su.feat.is_hold_decided_late)
+		return;
+	s->is_open = false;
+	s->is_fresh = true;
 }
 
 /**

@@ -507,6 +507,7 @@ bool an_fq_stretch_update(struct an_fq_stretch *s, const struct an_replay *r,
 			  const struct an_freq_policy *p, unsigned int khz);
 void an_fq_stretch_end(struct an_fq_stretch *s, const struct an_replay *r,
 		       const struct an_freq_policy *p);
+void an_fq_stretch_limits(struct an_fq_stretch *s, const struct an_freq_policy *p);
 const char *an_fq_coupling_rule(const struct an_replay *r, const struct an_freq_policy *p);
 void an_fq_obs_lost(const struct an_replay *r, const struct an_freq_policy *p,
 		    struct an_fq_judgement *j);

@@ -83,8 +83,10 @@ static int request(struct an_replay *r, int pid, unsigned long long flags, unsig
 	}
 	if (mret >= 0)
 		for (int id = 0; id < MODEL_UCLAMP_CNT; id++)
-			if (flags & clamp_flag(r, id))
+			if (flags & clamp_flag(r, id)) {
 				t->is_req_known[id] = true;
+				t->is_req_forked[id] = false;
+			}
 	r->nr_requests++;
 	an_replay_touch_all(r, AN_RQ_OP_REQUEST);
 	return 0;
@@ -113,6 +115,25 @@ void an_requests_sysctl(struct an_replay *r, const long long val[3])
 	an_replay_touch_all(r, AN_RQ_OP_SYSCTL);
 }
 
+/*
+ * The root group's uclamp_tg (mainline): a sched_util_clamp_{min,max}
+ * write sets the root group's requests to the sysctls, walks the groups
+ * and re-accounts the queued tasks before the write returns (MA8, MT5,
+ * MR7), so the trace shows the kernel applying it before the sysctl marker
+ * that follows. The sysctl @id takes @v here when it changes.
+ */
+static void root_write(struct an_replay *r, int id, unsigned int v)
+{
+	long long val[3] = { -1, -1, -1 };
+	enum model_sysctl which = id == MODEL_UCLAMP_MIN ? MODEL_SYSCTL_UTIL_MIN :
+				  MODEL_SYSCTL_UTIL_MAX;
+
+	if (r->sys.sysctl[which] == v)
+		return;
+	val[id == MODEL_UCLAMP_MIN ? 0 : 1] = v;
+	an_requests_sysctl(r, val);
+}
+
 static int tg_write(struct an_replay *r, const char *path, int id, unsigned int v)
 {
 	struct model_tg *tg;
@@ -121,6 +142,10 @@ static int tg_write(struct an_replay *r, const char *path, int id, unsigned int 
 
 	if (err == -ENOMEM)
 		return err;
+	if (!err && !tg->parent && r->variant == MODEL_MAINLINE && r->sys.cfg.task_group) {
+		root_write(r, id, v);
+		return 0;
+	}
 	if (err || !tg->parent) {
 		an_replay_note(r, "clamps of cgroup '%.60s' not applied", path);
 		return 0;
@@ -190,6 +215,7 @@ static int on_task(struct an_replay *r, const struct an_marker *m)
 		int cpu = t->mt.cpu;
 
 		model_task_set_class(&r->sys, &t->mt, policy_class(m->task.policy));
+		t->is_req_forked[MODEL_UCLAMP_MIN] = false;	/* MT4 may reset it */
 		if (cpu >= 0)
 			an_replay_touch(r, cpu, AN_RQ_OP_REQUEST);
 	}
@@ -294,6 +320,7 @@ static int learn(struct an_replay *r, int pid, const char *comm, int id, bool ha
 		t->is_req_known[id] = true;
 		return 0;
 	}
+	t->is_req_forked[MODEL_UCLAMP_MIN] = t->is_req_forked[MODEL_UCLAMP_MAX] = false;
 	attr.flags = clamp_flag(r, id) | keep_flags(r);
 	if (id == MODEL_UCLAMP_MIN)
 		attr.util_min = to_abi(r, value);

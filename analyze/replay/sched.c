@@ -600,10 +600,13 @@ static int on_fork(struct an_replay *r, const struct an_event *ev)
 	model_task_fork(&r->sys, &parent->mt, &child->mt, f->child_pid);
 	child->prio = parent->prio;
 	child->is_tg_known = parent->is_tg_known;
-	for (int id = 0; id < MODEL_UCLAMP_CNT; id++)
+	for (int id = 0; id < MODEL_UCLAMP_CNT; id++) {
 		child->is_req_known[id] = r->variant == MODEL_V3 ||	/* VT4 */
 					  parent->mt.reset_on_fork ||	/* MA7 */
 					  parent->is_req_known[id];
+		child->is_req_forked[id] = r->variant == MODEL_MAINLINE &&
+					   child->is_req_known[id];
+	}
 	return 0;
 }
 

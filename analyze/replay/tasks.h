@@ -48,6 +48,9 @@
  *		  task marker, a request, a uclamp_task_eff value, or forked in
  *		  the trace under the variant's fork rule); else the model's
  *		  "no request" is a guess
+ * @is_req_forked: mainline: its request of each clamp id is what the fork
+ *		   rule gave it (MA7: inherited, or reset by reset_on_fork) and
+ *		   nothing has changed it since
  * @is_tg_known: its task group is known (task marker with cgroup, forked
  *		 from a task whose group is known, or the platform says
  *		 task_group=0); else the model's root group is a guess
@@ -70,6 +73,7 @@ struct an_task {
 	int last_cpu;
 	uint64_t shown_ns;
 	bool is_req_known[MODEL_UCLAMP_CNT];
+	bool is_req_forked[MODEL_UCLAMP_CNT];
 	bool is_tg_known;
 	int eff_seen[MODEL_UCLAMP_CNT];
 	struct an_task *hash_next;

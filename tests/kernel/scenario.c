@@ -3,10 +3,14 @@
  * tests/kernel/scenario.c - the workload of the real-kernel loop,
  * run as PID 1's child in the QEMU guest while `ucval collect` records.
  *
- * Phases, each a few hundred ms of guest time: tasks with different clamps
- * on 2 CPUs, clamp changes of running tasks, invalid requests, nested cgroup
- * v2 groups whose clamps change while their tasks run, RT tasks, fork/exit
- * with and without reset_on_fork, idle periods. Every request goes into the
+ * Phases, each a few hundred ms of guest time: an RT task before any clamp
+ * use (the static key off), tasks with different clamps on 2 CPUs, an rq
+ * MIN above its MAX, clamp values on both sides of each bucket boundary,
+ * clamp changes of running tasks, invalid requests, nested cgroup v2 groups
+ * whose clamps change while their tasks run, a group MIN above its tasks'
+ * requests, RT tasks, RT default and system default sysctl writes, fork/exit
+ * with and without reset_on_fork (fair and RT parents), policy limits
+ * changes under clamped tasks, idle periods. Every request goes into the
  * trace as a `ucval:` marker (spec/events.md §3) with the kernel's answer.
  *
  * Race rule: a marker that changes what the analyzer believes about a task
@@ -37,6 +41,8 @@
 
 #define MARKER_PATH	"/sys/kernel/tracing/instances/ucval/trace_marker"
 #define CGROOT		"/sys/fs/cgroup"
+#define SYSCTL_DIR	"/proc/sys/kernel"
+#define CPUFREQ_DIR	"/sys/devices/system/cpu/cpufreq"
 #define LINE_LEN	512
 #define MAX_WORKERS	32
 
@@ -75,12 +81,16 @@ struct kattr {
 	uint32_t sched_util_max;
 };
 
-/* What a worker does: on @cpu (-1: anywhere), @busy_us of every @period_us. */
+/*
+ * What a worker does: on @cpu (-1: anywhere), @busy_us of every @period_us,
+ * after sleeping @delay_us.
+ */
 struct work {
 	const char *name;
 	int cpu;
 	unsigned int busy_us, period_us, run_ms;
 	unsigned int forks;		/* children forked, one per period */
+	unsigned int delay_us;
 };
 
 struct worker {
@@ -203,6 +213,8 @@ static void __attribute__((noreturn)) work_loop(const struct work *w, int gate)
 	if (read(gate, &byte, 1) != 1)
 		_exit(0);		/* the scenario gave up on us */
 	close(gate);
+	if (w->delay_us)
+		sleep_us((uint64_t)w->delay_us * stretch);
 	start = now_ns();
 	end = start + (uint64_t)w->run_ms * stretch * NS_PER_MS;
 	for (uint64_t t = start; t < end; t += period_ns) {
@@ -418,6 +430,59 @@ static int cg_setup(void)
 	return 0;
 }
 
+/* ---- sysctls and cpufreq policies ---- */
+
+/*
+ * Write @v to kernel.@name (uclamp-mainline.md MA8); on success the sysctl
+ * marker with @key follows it. A refused write leaves the defaults alone
+ * and has no marker.
+ */
+static int sysctl_set(const char *name, const char *key, unsigned int v, int want)
+{
+	char path[LINE_LEN], text[32];
+	int ret;
+
+	snprintf(path, sizeof(path), SYSCTL_DIR "/%s", name);
+	snprintf(text, sizeof(text), "%u", v);
+	ret = write_file(path, text);
+	if (!ret)
+		marker("ucval: sysctl %s=%u", key, v);
+	if (ret != want) {
+		say("write %u to %s: got %d, expected %d", v, path, ret, want);
+		nr_fail++;
+	}
+	return ret;
+}
+
+/* A policy limit (scaling_min_freq, scaling_max_freq): cpu_frequency_limits shows it. */
+static void policy_limit(int policy, const char *file, unsigned int khz)
+{
+	char path[LINE_LEN], text[32];
+	int ret;
+
+	snprintf(path, sizeof(path), CPUFREQ_DIR "/policy%d/%s", policy, file);
+	snprintf(text, sizeof(text), "%u", khz);
+	ret = write_file(path, text);
+	if (ret) {
+		say("write %u to %s: %s", khz, path, strerror(-ret));
+		nr_fail++;
+	}
+}
+
+/* Make blocked worker @wk SCHED_FIFO at @prio, its marker first (header). */
+static int make_fifo(const struct worker *wk, unsigned int prio, uint64_t flags)
+{
+	int ret;
+
+	marker("ucval: task pid=%d policy=SCHED_FIFO", (int)wk->pid);
+	ret = setattr(wk->pid, SCHED_FIFO, prio, flags, 0, 0);
+	if (ret) {
+		say("cannot make %s SCHED_FIFO: %s", wk->name, strerror(-ret));
+		nr_fail++;
+	}
+	return ret;
+}
+
 /* ---- phases ---- */
 
 static void phase(const char *name)
@@ -430,10 +495,10 @@ static void phase(const char *name)
 static void phase_mixed(void)
 {
 	static const struct work w[] = {
-		{ "boost700", 0, 3000, 15000, 1500, 0 },
-		{ "cap300", 1, 50000, 50000, 1500, 0 },
-		{ "band200-512", 0, 5000, 10000, 1500, 0 },
-		{ "roam400", -1, 2000, 7000, 1500, 0 },
+		{ "boost700", 0, 3000, 15000, 1500, 0, 0 },
+		{ "cap300", 1, 50000, 50000, 1500, 0, 0 },
+		{ "band200-512", 0, 5000, 10000, 1500, 0, 0 },
+		{ "roam400", -1, 2000, 7000, 1500, 0, 0 },
 	};
 	struct worker wk[4];
 
@@ -454,7 +519,7 @@ static void phase_mixed(void)
 /* Clamp changes while the task runs, then requests the kernel must refuse. */
 static void phase_changes(void)
 {
-	static const struct work w = { "changing", 1, 40000, 40000, 2600, 0 };
+	static const struct work w = { "changing", 1, 40000, 40000, 2600, 0, 0 };
 	static const struct { bool has_min; uint32_t umin; bool has_max; uint32_t umax; } seq[] = {
 		{ true, 800, false, 0 },
 		{ false, 0, true, 900 },
@@ -494,9 +559,9 @@ static void phase_changes(void)
 static void phase_cgroups(void)
 {
 	static const struct work w[] = {
-		{ "in-b", 0, 30000, 30000, 2000, 0 },
-		{ "in-c-min800", 1, 4000, 8000, 2000, 0 },
-		{ "in-b-max200", 1, 2000, 10000, 2000, 0 },
+		{ "in-b", 0, 30000, 30000, 2000, 0, 0 },
+		{ "in-c-min800", 1, 4000, 8000, 2000, 0, 0 },
+		{ "in-b-max200", 1, 2000, 10000, 2000, 0, 0 },
 	};
 	struct worker wk[3];
 	int err = cg_setup();
@@ -539,8 +604,8 @@ static void phase_cgroups(void)
 static void phase_rt(void)
 {
 	static const struct work w[] = {
-		{ "rt-default", 0, 1000, 10000, 1200, 0 },
-		{ "rt-clamped", 1, 2000, 10000, 1200, 0 },
+		{ "rt-default", 0, 1000, 10000, 1200, 0, 0 },
+		{ "rt-clamped", 1, 2000, 10000, 1200, 0, 0 },
 	};
 	struct worker wk[2];
 
@@ -569,7 +634,7 @@ static void phase_rt(void)
 /* A clamped task forks short-lived children: inherited, then reset on fork. */
 static void phase_fork(void)
 {
-	static const struct work w = { "forker", 1, 2000, 8000, 600, 1 };
+	static const struct work w = { "forker", 1, 2000, 8000, 600, 1, 0 };
 	struct worker wk[2];
 	int ret;
 
@@ -600,7 +665,7 @@ static void phase_fork(void)
  */
 static void phase_ramp(void)
 {
-	static const struct work w = { "ramp-min1024", 1, 400000, 400000, 400, 0 };
+	static const struct work w = { "ramp-min1024", 1, 400000, 400000, 400, 0, 0 };
 	struct worker wk;
 
 	phase("ramp");
@@ -609,6 +674,265 @@ static void phase_ramp(void)
 	clamp_req(wk.pid, true, 1024, false, 0, 0, 0);
 	worker_go(&wk);
 	worker_wait(&wk);
+}
+
+/*
+ * Before any clamp use the static key is off: a runnable RT task makes
+ * schedutil ask for the highest frequency (schedutil.md S23,
+ * uclamp-mainline.md MS2). It runs long enough that PELT's util_rt alone
+ * would take far longer than the grace window to get there. It starts 150 ms
+ * after the workers are set up, once its CPU's utilization has decayed.
+ * Nothing makes schedutil evaluate while an RT task runs but other
+ * scheduler activity on its CPU: a higher priority RT task there runs 100 us
+ * of every 5 ms (each RT enqueue and dequeue evaluates). A fair one would
+ * bring its util_est and raise the frequency by itself.
+ */
+static void phase_rt_keyoff(void)
+{
+	static const struct work w[] = {
+		{ "keyoff-tick", 1, 100, 5000, 300, 0, 150000 },
+		{ "rt-keyoff", 1, 300000, 300000, 300, 0, 150000 },
+	};
+	struct worker wk[2];
+
+	phase("rt-keyoff");
+	for (unsigned int i = 0; i < 2; i++)
+		if (worker_new(&w[i], &wk[i]))
+			return;
+	make_fifo(&wk[0], 20, 0);
+	make_fifo(&wk[1], 10, 0);
+	for (unsigned int i = 0; i < 2; i++)
+		worker_go(&wk[i]);
+	for (unsigned int i = 0; i < 2; i++)
+		worker_wait(&wk[i]);
+}
+
+/*
+ * An rq MIN above its MAX (MB2, MS1, MT6). On CPU 0 inv-hi (min 810, max
+ * 1024) and inv-lo (min = max = 620) share MIN bucket 3 (615-819 with 5
+ * buckets, MB1); when inv-hi sleeps the bucket keeps 810 while MAX falls
+ * to inv-lo's 620, and schedutil takes the min. On CPU 1 inv-rt asks for
+ * max 300 as a fair task, then becomes SCHED_FIFO without clamp flags: its
+ * min, not user-defined, becomes the RT default 1024, above its max (MT4).
+ */
+static void phase_inversion(void)
+{
+	static const struct work w[] = {
+		{ "inv-lo", 0, 800000, 800000, 800, 0, 0 },
+		{ "inv-hi", 0, 4000, 40000, 800, 0, 0 },
+		{ "inv-rt", 1, 3000, 12000, 800, 0, 0 },
+	};
+	struct worker wk[3];
+
+	phase("inversion");
+	for (unsigned int i = 0; i < 3; i++)
+		if (worker_new(&w[i], &wk[i]))
+			return;
+	clamp_req(wk[0].pid, true, 620, true, 620, 0, 0);
+	clamp_req(wk[1].pid, true, 810, false, 0, 0, 0);
+	clamp_req(wk[2].pid, false, 0, true, 300, 0, 0);
+	make_fifo(&wk[2], 10, 0);
+	for (unsigned int i = 0; i < 3; i++)
+		worker_go(&wk[i]);
+	for (unsigned int i = 0; i < 3; i++)
+		worker_wait(&wk[i]);
+}
+
+/*
+ * Clamp values on both sides of each bucket boundary share CPU 1 (MB1: 5
+ * buckets of 205): a busy task at the value just below the boundary, a
+ * periodic one at the boundary. When the upper one sleeps its bucket
+ * empties and the rq falls to the lower value (MR4); a bucket mapping one
+ * off keeps the upper value (MB2).
+ */
+static void phase_bucket_edges(void)
+{
+	static const unsigned int edge[] = { 205, 410, 615, 820 };
+	static const struct work lo = { "edge-lo", 1, 150000, 150000, 150, 0, 0 };
+	static const struct work hi = { "edge-hi", 1, 3000, 15000, 150, 0, 0 };
+
+	phase("bucket-edges");
+	for (unsigned int i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		struct worker wk[2];
+
+		if (worker_new(&lo, &wk[0]) || worker_new(&hi, &wk[1]))
+			return;
+		clamp_req(wk[0].pid, true, edge[i] - 1, true, edge[i] - 1, 0, 0);
+		clamp_req(wk[1].pid, true, edge[i], true, edge[i], 0, 0);
+		worker_go(&wk[0]);
+		worker_go(&wk[1]);
+		worker_wait(&wk[0]);
+		worker_wait(&wk[1]);
+	}
+}
+
+/*
+ * A group MIN above its tasks' requests (MT2: the group min protects, the
+ * request is clamped into [group min, group max]): /a/d has min 50 %, max
+ * 70 % under /a's min 60 %; d-max200 asks for max 200 and gets 512, d-min900
+ * asks for min 900, above the group's max, and gets 717.
+ */
+static void phase_group_min(void)
+{
+	static const struct work w[] = {
+		{ "d-max200", 0, 3000, 10000, 600, 0, 0 },
+		{ "d-min900", 1, 3000, 10000, 600, 0, 0 },
+	};
+	struct worker wk[2];
+
+	phase("group-min");
+	if (mkdir(CGROOT "/a/d", 0755) && errno != EEXIST) {
+		say("cannot create /a/d: %s", strerror(errno));
+		nr_fail++;
+		return;
+	}
+	cg_clamp("/a", "min", "60", 0);
+	cg_clamp("/a/d", "max", "70", 0);
+	cg_clamp("/a/d", "min", "50", 0);
+	for (unsigned int i = 0; i < 2; i++)
+		if (worker_new(&w[i], &wk[i]))
+			return;
+	clamp_req(wk[0].pid, false, 0, true, 200, 0, 0);
+	clamp_req(wk[1].pid, true, 900, false, 0, 0, 0);
+	cg_move(wk[0].pid, "/", "/a/d");
+	cg_move(wk[1].pid, "/", "/a/d");
+	for (unsigned int i = 0; i < 2; i++)
+		worker_go(&wk[i]);
+	for (unsigned int i = 0; i < 2; i++)
+		worker_wait(&wk[i]);
+	cg_clamp("/a", "min", "0", 0);
+}
+
+/*
+ * System defaults (MA8, MT1, MR7): sched_util_clamp_min caps a boosted
+ * task's min, sched_util_clamp_max every task's max; the kernel re-accounts
+ * the queued tasks through the root group at each write. A min above the
+ * max is refused, as is an RT default above the scale.
+ */
+static void phase_sysctl(void)
+{
+	static const struct work w[] = {
+		{ "sys-boost", 0, 4000, 8000, 900, 0, 0 },
+		{ "sys-free", 1, 900000, 900000, 900, 0, 0 },
+	};
+	struct worker wk[2];
+
+	phase("sysctl");
+	for (unsigned int i = 0; i < 2; i++)
+		if (worker_new(&w[i], &wk[i]))
+			return;
+	clamp_req(wk[0].pid, true, 900, false, 0, 0, 0);
+	for (unsigned int i = 0; i < 2; i++)
+		worker_go(&wk[i]);
+	sleep_ms(150);
+	sysctl_set("sched_util_clamp_min", "util_min", 400, 0);
+	sleep_ms(200);
+	sysctl_set("sched_util_clamp_max", "util_max", 600, 0);
+	sleep_ms(200);
+	sysctl_set("sched_util_clamp_min", "util_min", 700, -EINVAL);
+	sysctl_set("sched_util_clamp_min_rt_default", "util_min_rt_default", 1025, -EINVAL);
+	sleep_ms(100);
+	sysctl_set("sched_util_clamp_max", "util_max", 1024, 0);
+	sysctl_set("sched_util_clamp_min", "util_min", 1024, 0);
+	for (unsigned int i = 0; i < 2; i++)
+		worker_wait(&wk[i]);
+}
+
+/*
+ * The RT default (MT4, MR7, MA8). rtd-busy, SCHED_FIFO and never asleep,
+ * stays counted with the old default when it changes: the kernel updates
+ * requests, not counted values. rtd-free and rtd-own wait blocked through
+ * the write: rtd-free's min follows the new default 0, so its CPU follows
+ * its utilization instead of the highest OPP (MS2) through bursts of 30 ms
+ * (schedutil evaluates at the RT enqueue and dequeue; util_rt climbs from
+ * about 120 to 550 in each), rtd-own keeps its own min 300.
+ */
+static void phase_rt_default(void)
+{
+	static const struct work w[] = {
+		{ "rtd-busy", 1, 400000, 400000, 400, 0, 0 },
+		{ "rtd-free", 0, 30000, 100000, 400, 0, 0 },
+		{ "rtd-own", 1, 2000, 10000, 400, 0, 0 },
+	};
+	struct worker wk[3];
+
+	phase("rt-default");
+	for (unsigned int i = 0; i < 3; i++) {
+		if (worker_new(&w[i], &wk[i]))
+			return;
+		make_fifo(&wk[i], 10 + i, 0);
+	}
+	clamp_req(wk[2].pid, true, 300, true, 600, 0, 0);
+	worker_go(&wk[0]);
+	sleep_ms(150);
+	sysctl_set("sched_util_clamp_min_rt_default", "util_min_rt_default", 0, 0);
+	worker_wait(&wk[0]);
+	worker_go(&wk[1]);
+	worker_go(&wk[2]);
+	worker_wait(&wk[1]);
+	worker_wait(&wk[2]);
+	sysctl_set("sched_util_clamp_min_rt_default", "util_min_rt_default", 1024, 0);
+}
+
+/*
+ * RT parents fork (MA7): with reset_on_fork the children are SCHED_NORMAL
+ * with no clamps; without it they inherit the policy and the clamps.
+ */
+static void phase_fork_rt(void)
+{
+	static const struct work w = { "rt-forker", 1, 2000, 8000, 400, 1, 0 };
+	struct worker wk[2];
+
+	phase("fork-rt");
+	if (worker_new(&w, &wk[0]) || worker_new(&w, &wk[1]))
+		return;
+	make_fifo(&wk[0], 10, 0);
+	make_fifo(&wk[1], 10, 0);
+	clamp_req(wk[0].pid, true, 200, true, 600, 0, 0);
+	clamp_req(wk[1].pid, true, 100, true, 700, 0, 0);
+	if (!setattr(wk[0].pid, SCHED_FIFO, 10, FLAG_RESET_ON_FORK, 0, 0)) {
+		marker("ucval: task pid=%d reset_on_fork=1", (int)wk[0].pid);
+	} else {
+		say("cannot set reset_on_fork on %d", (int)wk[0].pid);
+		nr_fail++;
+	}
+	worker_go(&wk[0]);
+	worker_wait(&wk[0]);
+	worker_go(&wk[1]);
+	worker_wait(&wk[1]);
+}
+
+/*
+ * Policy limits change under clamped tasks (S27, S17): a fully boosted
+ * task on CPU 0 while policy0's max drops to 1200000 kHz, a task capped at
+ * 100 on CPU 1 while policy1's min rises to 1600000 kHz. Fast switch: the
+ * frequency follows at the next evaluation.
+ */
+static void phase_limits(void)
+{
+	static const struct work w[] = {
+		{ "lim-boost", 0, 700000, 700000, 700, 0, 0 },
+		{ "lim-cap", 1, 700000, 700000, 700, 0, 0 },
+	};
+	struct worker wk[2];
+
+	phase("limits");
+	for (unsigned int i = 0; i < 2; i++)
+		if (worker_new(&w[i], &wk[i]))
+			return;
+	clamp_req(wk[0].pid, true, 1024, false, 0, 0, 0);
+	clamp_req(wk[1].pid, false, 0, true, 100, 0, 0);
+	for (unsigned int i = 0; i < 2; i++)
+		worker_go(&wk[i]);
+	sleep_ms(150);
+	policy_limit(0, "scaling_max_freq", 1200000);
+	sleep_ms(150);
+	policy_limit(1, "scaling_min_freq", 1600000);
+	sleep_ms(150);
+	policy_limit(0, "scaling_max_freq", 2000000);
+	policy_limit(1, "scaling_min_freq", 400000);
+	for (unsigned int i = 0; i < 2; i++)
+		worker_wait(&wk[i]);
 }
 
 static int usage(void)
@@ -639,13 +963,21 @@ int main(int argc, char **argv)
 	marker("ucval: platform invariant=1 task_group=1 groups=5");
 	phase("idle");
 	sleep_ms(300);
+	phase_rt_keyoff();	/* first: no clamp used yet */
 	phase_mixed();
 	phase("idle");
 	sleep_ms(200);
+	phase_inversion();
+	phase_bucket_edges();
 	phase_changes();
 	phase_cgroups();
+	phase_group_min();
 	phase_rt();
+	phase_sysctl();
+	phase_rt_default();
 	phase_fork();
+	phase_fork_rt();
+	phase_limits();
 	phase("idle");
 	sleep_ms(400);
 	phase_ramp();
