@@ -91,6 +91,8 @@ struct col_probe_capacity {
  * @cpu: the CPU the probe ran on: the record goes to its page stream
  * @type: enum col_probe_ev
  * @pid: current task (the records' common_pid)
+ * @lost: records of this CPU the ring buffer had no room for since the
+ *	  CPU's previous record: lost right before this one
  * @u: the payload
  */
 struct col_probe_rec {
@@ -98,7 +100,7 @@ struct col_probe_rec {
 	__u32 cpu;
 	__u32 type;
 	__s32 pid;
-	__u32 pad;
+	__u32 lost;
 	union {
 		struct col_probe_util_cfs util_cfs;
 		struct col_probe_util_se util_se;
