@@ -23,7 +23,7 @@
 #include "ucprobes.skel.h"
 
 #define BTF_VMLINUX	"/sys/kernel/btf/vmlinux"
-#define RING_MIN	(64u << 10)
+#define RING_MIN	4096u		/* one page: the smallest BPF ring buffer */
 #define RING_MAX	(1ULL << 30)
 
 struct col_probes {

@@ -7,7 +7,8 @@
  * with BTF and BPF but without uclamp, UCVAL_PROBES_NO_UCLAMP=1 runs the
  * PELT probes: their events land in the "probes" instance of the file, on
  * the mono clock, interleaved with the kernel's, the same through every
- * trace.dat reader and in `trace-cmd report`. Skips when not root, without
+ * trace.dat reader and in `trace-cmd report`, and a ring buffer too small
+ * for them leaves its losses marked in the file. Skips when not root, without
  * tracefs, or (for what needs them) without BTF and BPF.
  */
 #define _GNU_SOURCE
@@ -245,6 +246,48 @@ static void test_pelt_probes_recorded(void **state)
 	unlink(out_path);
 }
 
+/*
+ * A ring buffer as small as 4 KiB trace buffers: the probes lose records,
+ * and the file marks each loss where the CPU's next probe record starts.
+ */
+static void test_probe_loss_marked(void **state)
+{
+	char out[OUT_LEN];
+	unsigned long long events = 0, lost = 0;
+	struct an_reader *r = NULL;
+	struct an_event ev;
+	struct an_diag d;
+	const char *at;
+	int rc;
+
+	(void)state;
+	need_recorder();
+	if (!can_pelt && why[0]) {
+		printf("# skip: the probes cannot run here: %s\n", why);
+		skip();
+	}
+	unlink(out_path);
+	assert_int_equal(run_collect("UCVAL_PROBES_NO_UCLAMP=1", "--probes on -b 4 -- sh -c "
+				     "'for j in 1 2 3; do (i=0; while [ $i -lt 300 ]; do "
+				     "i=$((i+1)); /bin/true; done) & done; wait'",
+				     out, sizeof(out)), 0);
+	at = strstr(out, "ucval collect: probes: ");
+	assert_non_null(at);
+	assert_int_equal(sscanf(at, "ucval collect: probes: %llu events, %llu lost", &events,
+				&lost), 2);
+	if (!lost)
+		fail_msg("no probe record lost with a 4 KiB buffer:\n%s", out);
+	an_diag_clear(&d);
+	assert_int_equal(an_reader_open(out_path, &r, &d), 0);
+	while ((rc = an_reader_next(r, &ev, &d)) != 0)
+		if (rc < 0 && !an_error_is_recoverable(rc))
+			fail_msg("%s", d.message);
+	assert_true(an_reader_info(r)->nr_lost >= lost);
+	an_reader_close(r);
+	assert_no_instance();
+	unlink(out_path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_auto_records_and_says_why),
 		cmocka_unit_test(test_on_exits_2),
 		cmocka_unit_test(test_pelt_probes_recorded),
+		cmocka_unit_test(test_probe_loss_marked),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
