@@ -18,10 +18,10 @@
  * - uclamp_util_cfs at sched_switch (the patch: right after it) and at
  *   sched_migrate_task of a queued task (the patch: right after it; the
  *   task is already dequeued from its old rq).
- * - uclamp_task_eff at the exit of enqueue_task_fair/_rt, for both clamps:
- *   p->uclamp[] then holds what uclamp_rq_inc_id() computed, the value the
- *   patch traces there. Re-accounting without an enqueue (cgroup clamp
- *   changes) is not seen.
+ * - uclamp_task_eff at the exit of enqueue_task_fair/_rt, for both clamps
+ *   whose p->uclamp[].active is set: uclamp_rq_inc_id() just computed them,
+ *   the value the patch traces there. Re-accounting without an enqueue
+ *   (cgroup clamp changes) is not seen.
  * - No rq event between a sleeping prev's dequeue and its sched_switch (the
  *   patch's uclamp_trace_hold()): dequeue_task_fair/_rt of the current task
  *   with DEQUEUE_SLEEP holds the CPU until its next sched_switch.
@@ -301,11 +301,18 @@ static __always_inline void emit_eff(struct task_struct *p, int id)
 
 	if (!bpf_core_field_exists(p->uclamp))
 		return;
+	eff = &p->uclamp[id];
+	req = &p->uclamp_req[id];
+	/*
+	 * active: uclamp_rq_inc_id() ran in this enqueue (not before the first
+	 * clamp request switches uclamp accounting on, nor for a class without
+	 * uclamp): only then is the effective value fresh, and traced
+	 */
+	if (!BPF_CORE_READ_BITFIELD_PROBED(eff, active))
+		return;
 	r = reserve(COL_PROBE_TASK_EFF);
 	if (!r)
 		return;
-	eff = &p->uclamp[id];
-	req = &p->uclamp_req[id];
 	r->u.task_eff.pid = BPF_CORE_READ(p, pid);
 	BPF_CORE_READ_STR_INTO(&r->u.task_eff.comm, p, comm);
 	r->u.task_eff.clamp_id = id;
