@@ -392,7 +392,8 @@ static void report_missing(const struct col_record *rec, const struct col_probes
 	for (unsigned int i = 0; i < ev->nr_missing; i++)
 		if (!probes_give(probes, ev->missing[i]))
 			fprintf(stderr, "ucval collect: no %s event on this kernel: %s\n",
-			an_event_type_name(ev->missing[i]), col_events_why(ev->missing[i]));
+				an_event_type_name(ev->missing[i]),
+				col_events_why(ev->missing[i]));
 }
 
 static void report_end(struct col_record *rec, const char *output)
