@@ -375,9 +375,8 @@ static bool probes_give(const struct col_probes *probes, enum an_event_type type
 	switch (type) {
 	case AN_EV_UCLAMP_UTIL_CFS:
 	case AN_EV_UCLAMP_UTIL_SE:
+	case AN_EV_UCLAMP_TASK_EFF:	/* at wakeups only without the enqueue probes */
 		return col_probes_have_uclamp(probes);
-	case AN_EV_UCLAMP_TASK_EFF:
-		return col_probes_have_uclamp(probes) && !col_probes_without_enqueue(probes);
 	case AN_EV_SCHED_PELT_CFS:
 		return true;
 	default:
@@ -614,9 +613,8 @@ int cmd_collect(int argc, char **argv)
 			fprintf(stderr, "ucval collect: probes off: %s\n", why);
 		} else if (!a.is_quiet) {
 			fprintf(stderr, "ucval collect: probes on: BPF reads the uclamp and PELT "
-				"values (instance '%s', clock %s)%s\n", COL_PROBEFMT_INSTANCE,
-				COL_PROBES_CLOCK, col_probes_without_enqueue(probes) ?
-				"; no fexit on this kernel: no uclamp_task_eff" : "");
+				"values (instance '%s', clock %s)\n", COL_PROBEFMT_INSTANCE,
+				COL_PROBES_CLOCK);
 		}
 		an_diag_clear(&d);
 		err = 0;
@@ -630,6 +628,9 @@ int cmd_collect(int argc, char **argv)
 		err = col_record_enable(rec, &d);
 	if (!err && probes)
 		err = col_probes_attach(probes, &d);
+	if (!err && probes && col_probes_without_enqueue(probes) && !a.is_quiet)
+		fprintf(stderr, "ucval collect: no fexit programs on this kernel: "
+			"uclamp_task_eff at wakeups only, re-enqueues unseen\n");
 	if (err && probes && a.probes != COL_PROBES_ON) {
 		/* auto: the recording goes on without them */
 		print_diag(&d);

@@ -34,6 +34,8 @@ struct col_probes {
 	uint64_t nr_events, nr_lost;
 	int err;		/* first failure of the sample callback */
 	bool is_fexit_off;	/* the kernel refused the fexit programs */
+	bool has_uclamp;	/* rq.uclamp in the kernel's BTF */
+	struct col_probes_opts opts;
 };
 
 int col_probes_mode_parse(const char *s, enum col_probes_mode *mode)
@@ -193,7 +195,7 @@ static int try_load(struct col_probes *p, const struct col_probes_opts *o,
 	p->skel = ucprobes__open();
 	if (!p->skel)
 		return -errno;
-	p->skel->rodata->has_uclamp = has_member(btf, "rq", "uclamp");
+	p->has_uclamp = has_member(btf, "rq", "uclamp");
 	drop_missing(p->skel, btf);
 	if (without_fexit)
 		drop_fexit(p->skel);
@@ -208,14 +210,28 @@ static int try_load(struct col_probes *p, const struct col_probes_opts *o,
 	return err;
 }
 
-static int load(struct col_probes *p, const struct col_probes_opts *o, struct an_diag *d)
+/* The ring buffer reader, and whether the fexit programs run, for the programs. */
+static int start_ring(struct col_probes *p, struct an_diag *d)
+{
+	unsigned int zero = 0, fexit = !p->is_fexit_off;
+
+	bpf_map__update_elem(p->skel->maps.cfg, &zero, sizeof(zero), &fexit, sizeof(fexit), 0);
+	p->ring = ring_buffer__new(bpf_map__fd(p->skel->maps.events), on_sample, p, NULL);
+	if (!p->ring)
+		return an_diag_fail(d, -errno, "cannot read the BPF ring buffer: %s",
+				    strerror(errno));
+	return 0;
+}
+
+static int load(struct col_probes *p, const struct col_probes_opts *o, bool without_fexit,
+		struct an_diag *d)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
 	int err;
 
 	if (!btf)
 		return an_diag_fail(d, -errno, "cannot read the kernel's BTF: %s", strerror(errno));
-	err = try_load(p, o, btf, false);
+	err = without_fexit ? -EOPNOTSUPP : try_load(p, o, btf, false);
 	if (err) {
 		err = try_load(p, o, btf, true);
 		p->is_fexit_off = !err;
@@ -223,11 +239,7 @@ static int load(struct col_probes *p, const struct col_probes_opts *o, struct an
 	btf__free(btf);
 	if (err)
 		return an_diag_fail(d, err, "cannot load the BPF probes: %s", strerror(-err));
-	p->ring = ring_buffer__new(bpf_map__fd(p->skel->maps.events), on_sample, p, NULL);
-	if (!p->ring)
-		return an_diag_fail(d, -errno, "cannot read the BPF ring buffer: %s",
-				    strerror(errno));
-	return 0;
+	return start_ring(p, d);
 }
 
 int col_probes_open(const struct col_probes_opts *opts, struct col_probes **out,
@@ -241,9 +253,10 @@ int col_probes_open(const struct col_probes_opts *opts, struct col_probes **out,
 		return an_diag_fail(d, -ENOMEM, "out of memory");
 	libbpf_set_print(quiet_print);
 	p->nr_cpus = opts->nr_cpus;
+	p->opts = *opts;
 	err = col_pagebuf_open(opts->nr_cpus, opts->page_size, opts->tmpdir, &p->pages, d);
 	if (!err)
-		err = load(p, opts, d);
+		err = load(p, opts, false, d);
 	if (err) {
 		col_probes_close(p);
 		return err;
@@ -252,10 +265,25 @@ int col_probes_open(const struct col_probes_opts *opts, struct col_probes **out,
 	return 0;
 }
 
+/*
+ * A kernel built without function tracing loads fexit programs but cannot
+ * attach them (x86: no ftrace nop at the function's entry, -EBUSY): the
+ * probes are loaded again without them.
+ */
 int col_probes_attach(struct col_probes *p, struct an_diag *d)
 {
 	int err = ucprobes__attach(p->skel);
 
+	if (err && !p->is_fexit_off) {
+		ring_buffer__free(p->ring);
+		p->ring = NULL;
+		ucprobes__destroy(p->skel);
+		p->skel = NULL;
+		err = load(p, &p->opts, true, d);
+		if (err)
+			return err;
+		err = ucprobes__attach(p->skel);
+	}
 	if (err)
 		return an_diag_fail(d, err, "cannot attach the BPF probes: %s", strerror(-err));
 	return 0;
@@ -309,7 +337,7 @@ int col_probes_stop(struct col_probes *p, const int **fds, struct an_diag *d)
 
 bool col_probes_have_uclamp(const struct col_probes *p)
 {
-	return p->skel && p->skel->rodata->has_uclamp;
+	return p->has_uclamp;
 }
 
 bool col_probes_without_enqueue(const struct col_probes *p)

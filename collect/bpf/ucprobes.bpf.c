@@ -151,8 +151,20 @@ struct {
 	__type(value, __u64);
 } rqs SEC(".maps");
 
-/* whether the kernel has uclamp (the loader reads it, the programs too) */
-const volatile int has_uclamp;
+/* [0]: 1 when the fexit programs run (set by the loader) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cfg SEC(".maps");
+
+/*
+ * Whether the kernel has uclamp: a CO-RE constant, not global data (libbpf
+ * creates no .rodata map on a kernel without CONFIG_NET, where its probe
+ * for global data support, a socket filter, cannot load).
+ */
+#define has_uclamp	bpf_core_field_exists(((struct rq *)0)->uclamp)
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -362,19 +374,35 @@ int BPF_PROG(ucp_switch, _Bool preempt, struct task_struct *prev, struct task_st
 	return 0;
 }
 
+/*
+ * Without the fexit programs (a kernel whose functions have no ftrace
+ * entry to patch), the effective clamps of a wakeup's enqueue are traced
+ * at its sched_wakeup: p->uclamp[] is what that enqueue computed.
+ */
+static __always_inline void wakeup(struct task_struct *p)
+{
+	__u32 zero = 0, *fexit = bpf_map_lookup_elem(&cfg, &zero);
+
+	if (!has_uclamp)
+		return;
+	if (fexit && !*fexit) {
+		emit_eff(p, UCLAMP_MIN);
+		emit_eff(p, UCLAMP_MAX);
+	}
+	emit_task(p);
+}
+
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(ucp_wakeup, struct task_struct *p)
 {
-	if (has_uclamp)
-		emit_task(p);
+	wakeup(p);
 	return 0;
 }
 
 SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(ucp_wakeup_new, struct task_struct *p)
 {
-	if (has_uclamp)
-		emit_task(p);
+	wakeup(p);
 	return 0;
 }
 
