@@ -244,11 +244,20 @@ static __always_inline struct rq *task_rq(struct task_struct *p)
 	return rq ? rq : cpu_rq(task_cpu(p));
 }
 
+/*
+ * rq->uclamp[id] and p->uclamp[id]: the element size is the kernel's
+ * (struct uclamp_rq holds the buckets, which the local type leaves out),
+ * so the address is computed from the kernel's offset and type size.
+ */
 static __always_inline unsigned int rq_clamp(struct rq *rq, int id)
 {
+	struct uclamp_rq *uc;
+
 	if (!bpf_core_field_exists(rq->uclamp))
 		return id == UCLAMP_MIN ? 0 : 1024;
-	return BPF_CORE_READ(rq, uclamp[id].value);
+	uc = (void *)((char *)rq + bpf_core_field_offset(rq->uclamp) +
+		      id * bpf_core_type_size(struct uclamp_rq));
+	return BPF_CORE_READ(uc, value);
 }
 
 /* uclamp_rq_util_with(rq, util, NULL): min wins on an inversion */
@@ -313,8 +322,10 @@ static __always_inline void emit_eff(struct task_struct *p, int id)
 
 	if (!bpf_core_field_exists(p->uclamp))
 		return;
-	eff = &p->uclamp[id];
-	req = &p->uclamp_req[id];
+	eff = (void *)((char *)p + bpf_core_field_offset(p->uclamp) +
+		       id * bpf_core_type_size(struct uclamp_se));
+	req = (void *)((char *)p + bpf_core_field_offset(p->uclamp_req) +
+		       id * bpf_core_type_size(struct uclamp_se));
 	/*
 	 * active: uclamp_rq_inc_id() ran in this enqueue (not before the first
 	 * clamp request switches uclamp accounting on, nor for a class without
