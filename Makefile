@@ -4,11 +4,12 @@
 # ever needs one of the PKGS headers, the layering is wrong (STYLE.md §7).
 
 VERSION  := 0.1.0
-PKGS     := libtracecmd libtracefs libtraceevent sqlite3
+PKGS     := libtracecmd libtracefs libtraceevent sqlite3 libbpf
 # Debian 12 packages a fresh machine needs for build, tests and demo.
 DEB_PKGS := build-essential pkg-config libtraceevent-dev libtracefs-dev \
 	    libtracecmd-dev libsqlite3-dev libcmocka-dev trace-cmd sqlite3 \
-	    clang libclang-rt-14-dev libxml2-utils python3 valgrind protobuf-compiler time
+	    clang libclang-rt-14-dev libxml2-utils python3 valgrind protobuf-compiler time \
+	    libbpf-dev bpftool
 
 CC       ?= cc
 # V=1 shows the full commands
@@ -197,6 +198,25 @@ check-tsan:
 # review them with `git diff tests/golden` before committing.
 golden golden-update: $(O)/tests/test_rep_report $(O)/ucval
 	@UCVAL=$(CURDIR)/$(O)/ucval UCVAL_GOLDEN_UPDATE=1 $(O)/tests/test_rep_report
+
+# The BPF probes of collect (collect/probes.c): compiled for the BPF target
+# (CO-RE: no vmlinux.h, the kernel types they read are in the source), then
+# embedded in a skeleton header that probes.c includes.
+BPF_CLANG ?= clang
+BPFTOOL   ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+BPF_ARCH  := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+BPF_SKEL  = $(O)/collect/bpf/ucprobes.skel.h
+$(O)/collect/bpf/ucprobes.bpf.o: collect/bpf/ucprobes.bpf.c collect/probeev.h
+	@mkdir -p $(dir $@)
+	@echo "  BPF     $@"
+	$(Q)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror -I. \
+		-I/usr/include/$(shell $(CC) -dumpmachine) -c -o $@ $<
+$(O)/collect/bpf/ucprobes.skel.h: $(O)/collect/bpf/ucprobes.bpf.o
+	@echo "  SKEL    $@"
+	$(Q)$(BPFTOOL) gen skeleton $< name ucprobes > $@.tmp && mv $@.tmp $@
+$(O)/collect/probes.o $(DEPS_O)/collect/probes.o: $(BPF_SKEL)
+$(O)/collect/probes.o: ALL_CFLAGS += -I$(O)/collect/bpf
+$(DEPS_O)/collect/probes.o: PKG_CFLAGS += -I$(O)/collect/bpf
 
 # --- fuzz -----------------------------------------------------------------
 # libFuzzer targets tests/fuzz/fuzz_*.c over the readers, built with clang in

@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/probefmt.h"
+#include "collect/probes.h"
 #include "collect/snapshot.h"
 #include "collect/record.h"
 #include "lib/optnum.h"
@@ -43,6 +45,10 @@ static const char collect_usage[] =
 	"      --instance NAME tracefs instance to create and remove (default ucval)\n"
 	"      --uclamp-min N  run COMMAND with this util_min request (sched_setattr)\n"
 	"      --uclamp-max N  run COMMAND with this util_max request\n"
+	"      --probes MODE   BPF probes for the uclamp and PELT values a kernel\n"
+	"                      without uclamp trace events has (BTF): auto (default:\n"
+	"                      on when the kernel allows and lacks those events),\n"
+	"                      on (exit 2 when it cannot) or off\n"
 	"  -q, --quiet         no progress and no summary\n"
 	"  -h, --help          this text\n"
 	"\n"
@@ -63,7 +69,7 @@ static const char collect_usage[] =
 #define CHILD_ENDED	(1 << 30)	/* in a wait status: ucval stopped the command */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-enum { OPT_CLOCK = 256, OPT_INSTANCE, OPT_UCLAMP_MIN, OPT_UCLAMP_MAX };
+enum { OPT_CLOCK = 256, OPT_INSTANCE, OPT_UCLAMP_MIN, OPT_UCLAMP_MAX, OPT_PROBES };
 
 static const struct option collect_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -74,6 +80,7 @@ static const struct option collect_options[] = {
 	{ "instance", required_argument, NULL, OPT_INSTANCE },
 	{ "uclamp-min", required_argument, NULL, OPT_UCLAMP_MIN },
 	{ "uclamp-max", required_argument, NULL, OPT_UCLAMP_MAX },
+	{ "probes", required_argument, NULL, OPT_PROBES },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -85,6 +92,7 @@ struct collect_args {
 	struct col_record_opts rec;
 	const char *events[MAX_EVENTS];
 	long uclamp_min, uclamp_max;	/* -1: not requested */
+	enum col_probes_mode probes;
 	bool is_quiet;
 	char **command;
 };
@@ -156,6 +164,13 @@ static int parse_args(int argc, char **argv, struct collect_args *a)
 					    "--uclamp-max", optarg, 0, UINT32_MAX, &v))
 				return -EINVAL;
 			*(c == OPT_UCLAMP_MIN ? &a->uclamp_min : &a->uclamp_max) = (long)v;
+			break;
+		case OPT_PROBES:
+			if (col_probes_mode_parse(optarg, &a->probes)) {
+				fprintf(stderr, "ucval collect: bad --probes '%s': expected auto, "
+					"on or off\n", optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'q': a->is_quiet = true; break;
 		case 'h': fputs(collect_usage, stdout); return 1;
@@ -352,13 +367,32 @@ static int end_command(pid_t pid, int sig)
 	return status;
 }
 
-static void report_missing(const struct col_record *rec)
+/* The canonical types the probes write (a kernel without uclamp: PELT ones only). */
+static bool probes_give(const struct col_probes *probes, enum an_event_type type)
+{
+	if (!probes)
+		return false;
+	switch (type) {
+	case AN_EV_UCLAMP_UTIL_CFS:
+	case AN_EV_UCLAMP_UTIL_SE:
+	case AN_EV_UCLAMP_TASK_EFF:	/* at wakeups only without the enqueue probes */
+		return col_probes_have_uclamp(probes);
+	case AN_EV_SCHED_PELT_CFS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void report_missing(const struct col_record *rec, const struct col_probes *probes)
 {
 	const struct col_events *ev = col_record_events(rec);
 
 	for (unsigned int i = 0; i < ev->nr_missing; i++)
-		fprintf(stderr, "ucval collect: no %s event on this kernel: %s\n",
-			an_event_type_name(ev->missing[i]), col_events_why(ev->missing[i]));
+		if (!probes_give(probes, ev->missing[i]))
+			fprintf(stderr, "ucval collect: no %s event on this kernel: %s\n",
+				an_event_type_name(ev->missing[i]),
+				col_events_why(ev->missing[i]));
 }
 
 static void report_end(struct col_record *rec, const char *output)
@@ -385,8 +419,9 @@ static void report_end(struct col_record *rec, const char *output)
 		lost_total ? " (the analysis marks those windows undecided; try a larger -b)" : "");
 }
 
-static int record_loop(struct col_record *rec, const struct collect_args *a, pid_t child,
-		       int *child_status, struct an_diag *d)
+static int record_loop(struct col_record *rec, struct col_probes *probes,
+		       const struct collect_args *a, pid_t child, int *child_status,
+		       struct an_diag *d)
 {
 	double start = now_s(), last_progress = start;
 	bool is_tty = !a->is_quiet && isatty(STDERR_FILENO);
@@ -400,6 +435,8 @@ static int record_loop(struct col_record *rec, const struct collect_args *a, pid
 		double t;
 
 		err = col_record_poll(rec, POLL_MS, d);
+		if (!err && probes)
+			err = col_probes_poll(probes, d);
 		t = now_s();
 		if (child > 0 && waitpid(child, child_status, WNOHANG) == child) {
 			child = -1;
@@ -448,12 +485,84 @@ static void report_child(char **command, int status)
 			WTERMSIG(status), strsignal(WTERMSIG(status)));
 }
 
+/* Whether this kernel has uclamp_util_cfs (or an alias) of its own. */
+static bool has_uclamp_events(void)
+{
+	struct col_events ev = { 0 };
+	struct an_diag d;
+	bool has = false;
+
+	an_diag_clear(&d);
+	if (!col_events_find(NULL, NULL, 0, &ev, &d)) {
+		has = true;
+		for (unsigned int i = 0; i < ev.nr_missing; i++)
+			has &= ev.missing[i] != AN_EV_UCLAMP_UTIL_CFS;
+	}
+	col_events_free(&ev);
+	return has;
+}
+
+/*
+ * --probes: whether they run, before anything is recorded; @why says why
+ * not. UCVAL_PROBES_NO_UCLAMP=1 runs them on a kernel without uclamp (the
+ * PELT, util_est and capacity probes only: tests).
+ */
+static bool want_probes(struct collect_args *a, char *why, size_t len)
+{
+	bool need_uclamp = !getenv("UCVAL_PROBES_NO_UCLAMP");
+
+	if (a->probes == COL_PROBES_OFF) {
+		snprintf(why, len, "--probes off");
+		return false;
+	}
+	if (!col_probes_check(need_uclamp, why, len))
+		return false;
+	if (a->rec.clock && strcmp(a->rec.clock, COL_PROBES_CLOCK)) {
+		snprintf(why, len, "--clock %s: the probes stamp their events on the %s clock",
+			 a->rec.clock, COL_PROBES_CLOCK);
+		return false;
+	}
+	if (a->probes == COL_PROBES_AUTO && has_uclamp_events()) {
+		snprintf(why, len, "the kernel has uclamp trace events of its own");
+		return false;
+	}
+	if (!a->rec.clock)
+		a->rec.clock = COL_PROBES_CLOCK;	/* the instance's clock is theirs */
+	return true;
+}
+
+/* Load the probes beside @rec: the BPF ring buffer holds what all CPUs' buffers hold. */
+static int start_probes(struct col_record *rec, const char *dir, struct col_probes **out,
+			struct an_diag *d)
+{
+	struct col_probes_opts o = {
+		.nr_cpus = col_record_nr_cpus(rec), .page_size = col_record_page_size(rec),
+		.ring_bytes = (uint64_t)col_record_buffer_kb(rec) * 1024 * col_record_nr_cpus(rec),
+		.tmpdir = dir,
+	};
+
+	return col_probes_open(&o, out, d);
+}
+
+static void report_probes(const struct col_probes *probes)
+{
+	uint64_t events, lost;
+
+	col_probes_counts(probes, &events, &lost);
+	fprintf(stderr, "ucval collect: probes: %llu events, %llu lost%s\n",
+		(unsigned long long)events, (unsigned long long)lost,
+		lost ? " (the analysis marks those windows undecided; try a larger -b)" : "");
+}
+
 int cmd_collect(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, sc = { .sa_handler = on_child };
 	struct collect_args a;
 	struct col_record *rec = NULL;
+	struct col_probes *probes = NULL;
 	struct an_diag d;
+	char why[256];
+	bool use_probes;
 	char *dir = NULL;
 	int go = -1, child_status = 0, ret = UCVAL_EXIT_USAGE, err;
 	pid_t child = -1;
@@ -470,6 +579,13 @@ int cmd_collect(int argc, char **argv)
 	if (!dir || check_output(a.output, dir))
 		goto out_free;
 	a.rec.tmpdir = dir;
+	use_probes = want_probes(&a, why, sizeof(why));
+	if (!use_probes && a.probes == COL_PROBES_ON) {
+		fprintf(stderr, "ucval collect: --probes on: %s\n", why);
+		goto out_free;
+	}
+	if (!use_probes && a.probes == COL_PROBES_AUTO && !a.is_quiet)
+		fprintf(stderr, "ucval collect: probes off: %s\n", why);
 	/*
 	 * Before the instance exists, so Ctrl-C never leaves it behind. No
 	 * SA_RESTART: a signal must end poll() at once.
@@ -486,13 +602,43 @@ int cmd_collect(int argc, char **argv)
 		print_diag(&d);
 		goto out_free;
 	}
+	if (use_probes) {
+		err = start_probes(rec, dir, &probes, &d);
+		if (err && a.probes == COL_PROBES_ON) {
+			print_diag(&d);
+			goto out_close;
+		}
+		if (err && !a.is_quiet) {
+			an_diag_format(&d, why, sizeof(why));
+			fprintf(stderr, "ucval collect: probes off: %s\n", why);
+		} else if (!a.is_quiet) {
+			fprintf(stderr, "ucval collect: probes on: BPF reads the uclamp and PELT "
+				"values (instance '%s', clock %s)\n", COL_PROBEFMT_INSTANCE,
+				COL_PROBES_CLOCK);
+		}
+		an_diag_clear(&d);
+		err = 0;
+	}
 	if (!a.is_quiet)
-		report_missing(rec);
+		report_missing(rec, probes);
 	err = col_record_start(rec, &d);
 	if (!err)
 		err = col_snapshot_take(NULL, emit_marker, rec, &d);
 	if (!err)
 		err = col_record_enable(rec, &d);
+	if (!err && probes)
+		err = col_probes_attach(probes, &d);
+	if (!err && probes && col_probes_without_enqueue(probes) && !a.is_quiet)
+		fprintf(stderr, "ucval collect: no fexit programs on this kernel: "
+			"uclamp_task_eff at wakeups only, re-enqueues unseen\n");
+	if (err && probes && a.probes != COL_PROBES_ON) {
+		/* auto: the recording goes on without them */
+		print_diag(&d);
+		col_probes_close(probes);
+		probes = NULL;
+		an_diag_clear(&d);
+		err = 0;
+	}
 	if (!err)
 		err = col_snapshot_tasks(NULL, emit_marker, rec, &d);
 	if (!err && a.command) {
@@ -521,11 +667,19 @@ int cmd_collect(int argc, char **argv)
 		go = -1;
 	}
 	if (!err)
-		err = record_loop(rec, &a, child, &child_status, &d);
+		err = record_loop(rec, probes, &a, child, &child_status, &d);
 	else if (child > 0)
 		waitpid(child, &child_status, 0);
 	if (!err)
 		err = col_record_stop(rec, &d);
+	if (!err && probes) {
+		const int *fds;
+
+		err = col_probes_stop(probes, &fds, &d);
+		if (!err)
+			col_record_add_instance(rec, col_probefmt_system(), COL_PROBEFMT_INSTANCE,
+						fds);
+	}
 	if (!err)
 		err = col_record_write(rec, a.output, &d);
 	if (err) {
@@ -534,6 +688,8 @@ int cmd_collect(int argc, char **argv)
 	}
 	if (!a.is_quiet)
 		report_end(rec, a.output);
+	if (probes && !a.is_quiet)
+		report_probes(probes);
 	if (a.command && !a.is_quiet)
 		report_child(a.command, child_status);
 	if (stop_signal && !a.is_quiet)
@@ -541,6 +697,7 @@ int cmd_collect(int argc, char **argv)
 			strsignal(stop_signal));
 	ret = a.command ? child_exit(child_status) : UCVAL_EXIT_OK;
 out_close:
+	col_probes_close(probes);
 	err = col_record_close(rec);
 	if (err) {
 		fprintf(stderr, "ucval collect: cannot remove the tracefs instance: %s\n",

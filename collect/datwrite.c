@@ -28,6 +28,7 @@
 #define DAT_PAGE_MAX	(1u << 20)		/* largest sub-buffer (buffer_subbuf_size_kb) */
 
 struct out {
+	bool is_count;		/* count the bytes only (the layout pass) */
 	int fd;
 	uint64_t off;		/* bytes written so far (file offset) */
 	size_t n;		/* bytes waiting in buf */
@@ -56,6 +57,10 @@ static void out_put(struct out *o, const void *data, size_t len)
 {
 	const char *p = data;
 
+	if (o->is_count) {
+		o->off += len;
+		return;
+	}
 	while (len && !o->err) {
 		size_t room = OUT_BUF_SIZE - o->n;
 		size_t k = len < room ? len : room;
@@ -121,12 +126,30 @@ static int check_input(const struct col_dat_input *in, struct an_diag *d)
 		return an_diag_fail(d, -EINVAL, "header_page or header_event is empty");
 	if (in->nr_cpus && !in->cpu_fds)
 		return an_diag_fail(d, -EINVAL, "%u CPUs without data files", in->nr_cpus);
+	for (unsigned int i = 0; i < in->nr_instances; i++)
+		if (!in->instances[i].name || !*in->instances[i].name ||
+		    (in->nr_cpus && !in->instances[i].cpu_fds))
+			return an_diag_fail(d, -EINVAL, "instance %u without a name or data files", i);
 	if (in->kallsyms.len > UINT32_MAX || in->printk.len > UINT32_MAX)
 		return an_diag_fail(d, -EINVAL, "kallsyms or printk formats over 4 GiB");
 	return 0;
 }
 
-static void write_headers(struct out *o, const struct col_dat_input *in)
+/*
+ * A BUFFER option (trace-cmd record -B in v6): the file offset of the
+ * instance's "flyrecord" tag and CPU table, then its name.
+ */
+static void write_buffer_option(struct out *o, const char *name, uint64_t at)
+{
+	size_t len = strlen(name) + 1;
+
+	out_u16(o, COL_DAT_OPT_BUFFER);
+	out_u32(o, (uint32_t)(8 + len));
+	out_u64(o, at);
+	out_put(o, name, len);
+}
+
+static void write_headers(struct out *o, const struct col_dat_input *in, const uint64_t *inst_at)
 {
 	out_put(o, DAT_MAGIC, DAT_MAGIC_LEN);
 	out_put(o, DAT_VERSION, sizeof(DAT_VERSION));
@@ -159,6 +182,8 @@ static void write_headers(struct out *o, const struct col_dat_input *in)
 		out_u32(o, in->options[i].len);
 		out_put(o, in->options[i].data, in->options[i].len);
 	}
+	for (unsigned int i = 0; i < in->nr_instances; i++)
+		write_buffer_option(o, in->instances[i].name, inst_at ? inst_at[i] : 0);
 	out_u16(o, 0);		/* end of options */
 	out_put(o, "flyrecord", DAT_TAG_LEN);
 }
@@ -210,29 +235,37 @@ static const struct col_dat_option *clock_option(const struct col_dat_input *in,
 	return NULL;
 }
 
-static int write_cpu_data(struct out *o, const struct col_dat_input *in, struct an_diag *d)
+/* The sizes of @fds' files (0 for -1). */
+static int cpu_sizes(const struct col_dat_input *in, const int *fds, uint64_t *size,
+		     struct an_diag *d)
 {
-	const struct col_dat_option *clock;
-	uint32_t clock_len = 0;
-	uint64_t *size = calloc(in->nr_cpus ? in->nr_cpus : 1, sizeof(*size));
-	uint64_t at;
-	int err = 0;
-
-	if (!size)
-		return an_diag_fail(d, -ENOMEM, "out of memory");
 	for (unsigned int c = 0; c < in->nr_cpus; c++) {
 		struct stat st;
 
-		if (in->cpu_fds[c] < 0)
+		size[c] = 0;
+		if (fds[c] < 0)
 			continue;
-		if (fstat(in->cpu_fds[c], &st)) {
-			err = an_diag_fail(d, -errno, "cannot stat the data of cpu %u: %s",
-					   c, strerror(errno));
-			goto out_free_size;
-		}
+		if (fstat(fds[c], &st))
+			return an_diag_fail(d, -errno, "cannot stat the data of cpu %u: %s",
+					    c, strerror(errno));
 		size[c] = (uint64_t)st.st_size;
 	}
-	/* The table, the trace clock, then each CPU's pages on a page boundary. */
+	return 0;
+}
+
+/*
+ * One instance's CPU data from @o->off (after its "flyrecord" tag): the
+ * table, the trace clock, then each CPU's pages on a page boundary. In a
+ * counting @o only the offsets move.
+ */
+static int write_flyrecord(struct out *o, const struct col_dat_input *in, const int *fds,
+			   const uint64_t *size, struct an_diag *d)
+{
+	const struct col_dat_option *clock;
+	uint32_t clock_len = 0;
+	uint64_t at;
+	int err;
+
 	clock = clock_option(in, &clock_len);
 	at = o->off + (uint64_t)in->nr_cpus * 16 + (clock ? 8 + (uint64_t)clock_len : 0);
 	for (unsigned int c = 0; c < in->nr_cpus; c++) {
@@ -253,16 +286,53 @@ static int write_cpu_data(struct out *o, const struct col_dat_input *in, struct 
 		if (!padded)
 			continue;
 		out_zero(o, round_up(o->off, in->page_size) - o->off);
-		err = copy_cpu(o, in->cpu_fds[c], size[c], padded);
-		if (err) {
-			an_diag_fail(d, err, "cannot copy the data of cpu %u: %s", c,
-				     strerror(-err));
-			goto out_free_size;
+		if (o->is_count) {
+			o->off += padded;
+			continue;
 		}
+		err = copy_cpu(o, fds[c], size[c], padded);
+		if (err)
+			return an_diag_fail(d, err, "cannot copy the data of cpu %u: %s", c,
+					    strerror(-err));
 	}
-out_free_size:
+	return 0;
+}
+
+/*
+ * The top instance's data, then each named instance's: its "flyrecord"
+ * tag and its flyrecord (@inst_at gets the tags' offsets when counting).
+ */
+static int write_data(struct out *o, const struct col_dat_input *in, uint64_t *inst_at,
+		      struct an_diag *d)
+{
+	uint64_t *size = calloc(in->nr_cpus ? in->nr_cpus : 1, sizeof(*size));
+	int err;
+
+	if (!size)
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	err = cpu_sizes(in, in->cpu_fds, size, d);
+	if (!err)
+		err = write_flyrecord(o, in, in->cpu_fds, size, d);
+	for (unsigned int i = 0; !err && i < in->nr_instances; i++) {
+		out_zero(o, round_up(o->off, in->page_size) - o->off);
+		if (o->is_count)
+			inst_at[i] = o->off;
+		out_put(o, "flyrecord", DAT_TAG_LEN);
+		err = cpu_sizes(in, in->instances[i].cpu_fds, size, d);
+		if (!err)
+			err = write_flyrecord(o, in, in->instances[i].cpu_fds, size, d);
+	}
 	free(size);
 	return err;
+}
+
+/* Where each instance's data goes: a counting pass over the whole file. */
+static int layout(const struct col_dat_input *in, uint64_t *inst_at, struct an_diag *d)
+{
+	struct out c = { .is_count = true, .fd = -1 };
+
+	write_headers(&c, in, NULL);
+	return write_data(&c, in, inst_at, d);
 }
 
 int col_datwrite_file(const char *path, const struct col_dat_input *in, struct an_diag *d)
@@ -270,23 +340,30 @@ int col_datwrite_file(const char *path, const struct col_dat_input *in, struct a
 	struct out o = { .fd = -1 };
 	struct rep_outfile out;
 	bool has_reason = false;	/* @d already says why */
+	uint64_t *inst_at;
 	int err;
 
 	an_diag_set_file(d, "write", path);
 	err = check_input(in, d);
 	if (err)
 		return err;
+	inst_at = calloc(in->nr_instances ? in->nr_instances : 1, sizeof(*inst_at));
 	o.buf = malloc(OUT_BUF_SIZE);
-	if (!o.buf)
-		return an_diag_fail(d, -ENOMEM, "out of memory");
+	if (!o.buf || !inst_at) {
+		err = an_diag_fail(d, -ENOMEM, "out of memory");
+		goto out_free;
+	}
+	err = layout(in, inst_at, d);
+	if (err)
+		goto out_free;
 	err = rep_outfile_open(&out, path, d);
 	if (err)
 		goto out_free;
 	o.fd = fileno(out.fp);	/* write(2) only: stdio holds nothing */
-	write_headers(&o, in);
+	write_headers(&o, in, inst_at);
 	err = o.err;
 	if (!err) {
-		err = write_cpu_data(&o, in, d);
+		err = write_data(&o, in, NULL, d);
 		has_reason = err != 0;
 	}
 	if (!err)
@@ -302,5 +379,6 @@ int col_datwrite_file(const char *path, const struct col_dat_input *in, struct a
 	}
 out_free:
 	free(o.buf);
+	free(inst_at);
 	return err;
 }

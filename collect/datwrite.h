@@ -16,6 +16,8 @@
 enum col_dat_option_id {
 	COL_DAT_OPT_DATE = 1,		/* text: time offset, "0x0" */
 	COL_DAT_OPT_CPUSTAT = 2,	/* text: per_cpu/cpuN/stats, one option per CPU */
+	COL_DAT_OPT_BUFFER = 3,		/* u64 offset + name: a named instance (written from
+					 * col_dat_input.instances) */
 	COL_DAT_OPT_TRACECLOCK = 4,	/* text: the trace_clock file */
 	COL_DAT_OPT_UNAME = 5,		/* text: "sysname nodename release version machine" */
 	COL_DAT_OPT_CPUCOUNT = 8,	/* u32: CPUs of the machine */
@@ -57,6 +59,17 @@ struct col_dat_option {
 };
 
 /**
+ * struct col_dat_instance - a named instance's data, beside the top one's
+ * (as `trace-cmd record -B NAME` writes it): same event formats, same CPUs
+ * @name: instance name, not empty; borrowed
+ * @cpu_fds: per CPU of the file, a file of whole raw pages, or -1
+ */
+struct col_dat_instance {
+	const char *name;
+	const int *cpu_fds;
+};
+
+/**
  * struct col_dat_input - everything a trace.dat v6 holds; all borrowed
  * @page_size: ring-buffer (sub-buffer) page size, the unit of the CPU data
  * @long_size: bytes of a userspace long (4 or 8)
@@ -74,6 +87,9 @@ struct col_dat_option {
  * @nr_cpus: CPUs with a data slot (the file's CPU count)
  * @cpu_fds: per CPU, a file of whole raw pages read from offset 0 up to its
  *	     end, or -1 for a CPU without data
+ * @instances: named instances, each as a BUFFER option and its own CPU data
+ *	       after the top instance's; NULL when none
+ * @nr_instances: how many
  */
 struct col_dat_input {
 	unsigned int page_size;
@@ -91,6 +107,8 @@ struct col_dat_input {
 	unsigned int nr_options;
 	unsigned int nr_cpus;
 	const int *cpu_fds;
+	const struct col_dat_instance *instances;
+	unsigned int nr_instances;
 };
 
 /**

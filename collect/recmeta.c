@@ -210,10 +210,21 @@ int col_recmeta_write(const struct col_recmeta_src *src, const char *path, struc
 		err = read_file(&m, NULL, "saved_cmdlines", &in.cmdlines, d);
 	if (!err)
 		err = make_options(&m, src, opt, &in.nr_options, &cpus, d);
+	if (!err && src->extra_system) {
+		struct col_dat_system *more = realloc(systems, (in.nr_systems + 1) *
+						      sizeof(*systems));
+
+		if (!more)
+			err = an_diag_fail(d, -ENOMEM, "out of memory");
+		else
+			(systems = more)[in.nr_systems++] = *src->extra_system;
+	}
 	if (!err) {
 		in.ftrace = ftrace;
 		in.systems = systems;
 		in.options = opt;
+		in.instances = src->instances;
+		in.nr_instances = src->nr_instances;
 		err = col_datwrite_file(path, &in, d);
 	}
 	free(opt);

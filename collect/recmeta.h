@@ -7,6 +7,7 @@
 #define UCVAL_COLLECT_RECMETA_H
 
 #include "lib/diag.h"
+#include "collect/datwrite.h"
 #include "collect/events.h"
 
 struct tracefs_instance;
@@ -18,6 +19,9 @@ struct tracefs_instance;
  * @page_size: ring-buffer page size
  * @nr_cpus: CPUs
  * @cpu_fds: per CPU, the file of its raw pages
+ * @extra_system: formats of events not from tracefs (the instances'), or NULL
+ * @instances: named instances written beside the top one, or NULL
+ * @nr_instances: how many
  */
 struct col_recmeta_src {
 	struct tracefs_instance *inst;
@@ -25,6 +29,9 @@ struct col_recmeta_src {
 	unsigned int page_size;
 	unsigned int nr_cpus;
 	const int *cpu_fds;
+	const struct col_dat_system *extra_system;
+	const struct col_dat_instance *instances;
+	unsigned int nr_instances;
 };
 
 /**

@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -46,6 +47,9 @@ struct col_record {
 	struct rec_cpu *cpu;
 	char *page;
 	struct col_events events;
+	const struct col_dat_system *extra_system;	/* col_record_add_instance() */
+	struct col_dat_instance extra;
+	bool has_extra;
 };
 
 static int open_tmp(const char *dir)
@@ -490,6 +494,8 @@ int col_record_write(struct col_record *rec, const char *path, struct an_diag *d
 	struct col_recmeta_src src = {
 		.inst = rec->inst, .events = &rec->events, .page_size = rec->page_size,
 		.nr_cpus = rec->nr_cpus, .cpu_fds = fds,
+		.extra_system = rec->extra_system,
+		.instances = rec->has_extra ? &rec->extra : NULL, .nr_instances = rec->has_extra,
 	};
 	int err;
 
@@ -535,4 +541,26 @@ int col_record_close(struct col_record *rec)
 	free(rec->page);
 	free(rec);
 	return err;
+}
+
+void col_record_add_instance(struct col_record *rec, const struct col_dat_system *sys,
+			     const char *name, const int *cpu_fds)
+{
+	rec->extra_system = sys;
+	rec->extra = (struct col_dat_instance){ name, cpu_fds };
+	rec->has_extra = true;
+}
+
+unsigned int col_record_page_size(const struct col_record *rec)
+{
+	return rec->page_size;
+}
+
+unsigned int col_record_buffer_kb(const struct col_record *rec)
+{
+	char *text = tracefs_instance_file_read(rec->inst, "buffer_size_kb", NULL);
+	unsigned long kb = text ? strtoul(text, NULL, 10) : 0;
+
+	free(text);
+	return kb > UINT_MAX ? UINT_MAX : (unsigned int)kb;
 }

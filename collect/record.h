@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "lib/diag.h"
+#include "collect/datwrite.h"
 #include "collect/events.h"
 
 #define COL_RECORD_INSTANCE	"ucval"	/* default instance name */
@@ -170,6 +171,33 @@ uint64_t col_record_lost(const struct col_cpu_stat *st);
  * Return: 0 or a negative errno.
  */
 int col_record_write(struct col_record *rec, const char *path, struct an_diag *d);
+
+/**
+ * col_record_add_instance() - write a named instance beside the recording
+ * @rec: recorder
+ * @sys: the event formats of its records (one system), borrowed until
+ *	 col_record_write()
+ * @name: instance name, borrowed likewise
+ * @cpu_fds: per CPU of @rec, its page file or -1, borrowed likewise
+ */
+void col_record_add_instance(struct col_record *rec, const struct col_dat_system *sys,
+			     const char *name, const int *cpu_fds);
+
+/**
+ * col_record_page_size() - ring-buffer page size of the instance
+ * @rec: recorder
+ *
+ * Return: bytes.
+ */
+unsigned int col_record_page_size(const struct col_record *rec);
+
+/**
+ * col_record_buffer_kb() - per-CPU buffer size of the instance
+ * @rec: recorder
+ *
+ * Return: KiB, 0 when tracefs does not say.
+ */
+unsigned int col_record_buffer_kb(const struct col_record *rec);
 
 /**
  * col_record_close() - remove the instance and free @rec

@@ -423,6 +423,8 @@ struct dw_spec {
 	unsigned int nr_opts;
 	const char *clock_after;
 	unsigned int nr_kallsyms;
+	bool has_instance;	/* a named instance "probes" (v6 BUFFER option) whose
+				 * CPU 1 holds CPU 1's page again, 3 events lost before */
 };
 
 static inline void dw_option(struct dw *w, unsigned int id, const char *text)
@@ -477,7 +479,7 @@ static inline void dw_build_spec(struct dw *w, const struct dw_spec *spec)
 	const struct { const char *name; const char *const *fmts; } systems[] = {
 		{ "sched", sched }, { "lisa", other }, { "power", power }, { "dma", dma },
 	};
-	size_t table, data, nr_systems = spec->dma_format ? 4 : 3;
+	size_t table, data, nr_systems = spec->dma_format ? 4 : 3, buf_opt = 0;
 
 	memset(w, 0, sizeof(*w));
 	dw_cfg.is_big = spec->is_big;
@@ -519,6 +521,13 @@ static inline void dw_build_spec(struct dw *w, const struct dw_spec *spec)
 			dw_num(w, spec->opts[i].len, 4);
 			dw_put(w, spec->opts[i].data, spec->opts[i].len);
 		}
+		if (spec->has_instance) {
+			dw_num(w, 3, 2);	/* BUFFER: offset, name */
+			dw_num(w, 8 + sizeof("probes"), 4);
+			buf_opt = w->len;
+			dw_num(w, 0, 8);
+			dw_str(w, "probes");
+		}
 		dw_num(w, 0, 2);	/* end of options */
 	}
 	dw_put(w, "flyrecord", 10);
@@ -535,6 +544,18 @@ static inline void dw_build_spec(struct dw *w, const struct dw_spec *spec)
 	for (unsigned int cpu = 0; cpu < 2; cpu++)
 		dw_set_cpu(w, table, cpu, data + cpu * DW_PAGE,
 			   cpu && spec->nr_pages1 > 1 ? spec->nr_pages1 * DW_PAGE : DW_PAGE);
+	if (buf_opt) {
+		size_t at = w->len, itab;
+
+		for (unsigned int i = 0; i < 8; i++)
+			w->p[buf_opt + (dw_cfg.is_big ? 7 - i : i)] = (unsigned char)(at >> (8 * i));
+		dw_put(w, "flyrecord", 10);
+		itab = w->len;
+		dw_zero(w, 2 * 16);
+		dw_zero(w, (DW_PAGE - w->len % DW_PAGE) % DW_PAGE);
+		dw_set_cpu(w, itab, 1, w->len, DW_PAGE);
+		dw_page_lost(w, spec->fill1, 3, false);
+	}
 	dw_cfg.is_big = false;
 	dw_cfg.long_size = 8;
 }

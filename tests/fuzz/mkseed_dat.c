@@ -9,7 +9,8 @@
  * format libtraceevent cannot parse safely (datcheck.c empties it), and as
  * older trace-cmd versions wrote it: big endian, 4-byte longs, no options,
  * an empty TRACECLOCK option with the clock after the CPU table, text
- * options without their NUL, a DATE option (datcheck.c check_text_option()).
+ * options without their NUL, a DATE option (datcheck.c check_text_option()),
+ * and with a named instance (v6 BUFFER option, datcheck.c walk_instance_v6()).
  * Usage: mkseed_dat DIR [--replay]
  * --replay: each seed starts with an options byte (0) for fuzz_replay.
  */
@@ -68,6 +69,11 @@ int main(int argc, char **argv)
 		/* 12 pages for CPU 1: two chunks once compressed (trace-cmd: 10 a chunk) */
 		{ "synthetic-v6-pages.dat", { .fill1 = dw_page_cpu1, .nr_pages1 = 12,
 					      .dma_format = dw_fmt_sizeof } },
+		/* a second instance (the probes' buffer of ucval collect --probes) */
+		{ "synthetic-v6-instance.dat", { .fill1 = dw_page_kinds, .lost1 = 42,
+						 .has_instance = true } },
+		{ "synthetic-v6-instance-be.dat", { .fill1 = dw_page_cpu1, .is_big = true,
+						    .has_instance = true } },
 	};
 	static const char clock[] = "[local] global counter uptime perf\n";
 	static const struct dw_opt clock_empty[] = { { 4, "", 0 } };

@@ -10,6 +10,9 @@
 #   loop.sh build [PATCH]       the instrumented kernel, or it plus PATCH;
 #                               prints the bzImage path
 #   loop.sh run BZIMAGE DIR     boot, record, analyze into DIR
+#   loop.sh probes              the kernel under test without its uclamp
+#                               trace events, with BTF: recorded with
+#                               `ucval collect --probes on`, same gates
 #
 # Environment (all optional):
 #   KCACHE   build cache (default /work/kcache); builds are keyed by a hash of
@@ -309,7 +312,7 @@ boot_guest() {
 		timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu Nehalem -m "$QEMU_MEM_MB" \
 			-smp 2 -kernel "$bz" -initrd "$INITRD" -nographic -no-reboot -nic none \
 			-drive file="$dir/out.img",format=raw,if=virtio \
-			-append "console=ttyS0 panic=-1 loglevel=4 cpuidle.off=1 fakefreq.opps=$OPPS ucval.stretch=$STRETCH" \
+			-append "console=ttyS0 panic=-1 loglevel=4 cpuidle.off=1 fakefreq.opps=$OPPS ucval.stretch=$STRETCH${GUEST_APPEND:+ $GUEST_APPEND}" \
 			> "$dir/console.log" 2>&1
 		rc=$?
 		log "guest ran $(( $(now) - t0 )) s (qemu status $rc)"
@@ -448,6 +451,93 @@ judge_broken() {
 	return $bad
 }
 
+# ---- probes: the kernel under test without uclamp events, BTF instead ----
+
+PROBES_FRAGMENT=$HERE/probes.config
+
+# Patch 0001 (fakefreq) only: the uclamp trace events (0002, 0003) are what
+# the BPF probes replace.
+patches_of_probes() {
+	local p
+
+	for p in "${OUR_PATCHES[@]}"; do
+		case "$(basename "$p")" in 0002-*|0003-*) continue;; esac
+		printf '%s\n' "$p"
+	done
+}
+
+# guest.config and probes.config over tinyconfig; every line must survive.
+configure_probes() {
+	local tree=$1 line
+
+	kmake "$tree" -s tinyconfig >/dev/null &&
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$tree/obj" "$tree/obj/.config" \
+			"$FRAGMENT" "$PROBES_FRAGMENT" >/dev/null &&
+		kmake "$tree" -s olddefconfig >/dev/null || return 1
+	while read -r line; do
+		case "$line" in CONFIG_*) ;; *) continue;; esac
+		grep -qx "$line" "$tree/obj/.config" ||
+			{ log "config: '$line' did not survive olddefconfig"; return 1; }
+	done < <(cat "$FRAGMENT" "$PROBES_FRAGMENT")
+}
+
+# The probes kernel, cached like the kernel under test. Sets PROBES_DIR.
+build_probes() {
+	local key p t0
+
+	source_base
+	command -v pahole >/dev/null || die "no pahole (package dwarves): BTF needs it"
+	key=$({ echo "loop $LOOP_VERSION probes $BASE_ID"; cat "$FRAGMENT" "$PROBES_FRAGMENT";
+		patches_of_probes | while read -r p; do cat "$p"; done; } | sha)
+	PROBES_DIR=$KCACHE/build/probes-$key
+	if [ -f "$PROBES_DIR/ok" ]; then
+		log "probes kernel: cached ($PROBES_DIR)"
+		return 0
+	fi
+	t0=$(now)
+	mkdir -p "$PROBES_DIR" || die "cannot write $PROBES_DIR"
+	if [ ! -d "$PROBES_DIR/tree" ]; then
+		rm -rf "$PROBES_DIR/tree.tmp"
+		mk_tree "$BASE_DIR" "$PROBES_DIR/tree.tmp" || die "cannot copy $BASE_DIR"
+		for p in $(patches_of_probes); do
+			apply_patch "$PROBES_DIR/tree.tmp" "$p" || die "cannot apply '$p'"
+		done
+		mv "$PROBES_DIR/tree.tmp" "$PROBES_DIR/tree" || die "cannot rename the tree"
+	fi
+	if [ ! -f "$PROBES_DIR/tree/obj/.config" ]; then
+		mkdir -p "$PROBES_DIR/tree/obj"
+		configure_probes "$PROBES_DIR/tree" ||
+			{ rm -f "$PROBES_DIR/tree/obj/.config"; die "configuration failed"; }
+	fi
+	compile "$PROBES_DIR/tree" "$PROBES_DIR/build.log" || die "probes kernel build failed"
+	finish_build "$PROBES_DIR" "$PROBES_DIR/tree" || die "cannot store the kernel"
+	log "probes kernel built in $(( $(now) - t0 )) s"
+}
+
+# The probes kernel recorded with `ucval collect --probes on`: the same
+# gates as the kernel under test (judge_good). No broken variants.
+cmd_probes() {
+	local dir=$OUT/probes
+
+	ensure_pkgs
+	with_lock
+	build_probes
+	exec 9>&-
+	GOOD_DIR=$PROBES_DIR	# build_initramfs takes the release and config there
+	build_initramfs
+	log "probes kernel: $(cat "$PROBES_DIR/release")"
+	GUEST_APPEND="ucval.probes=on" boot_guest "$PROBES_DIR/bzImage" "$dir" ||
+		die "guest run failed"
+	grep -h "probes" "$dir/collect.log" >&2
+	analyze "$dir" || die "analyze of the probes kernel failed"
+	if judge_good "$dir"; then
+		log "probes kernel: no FAIL (analyze status $ANALYZE_RC; $dir/analyze.txt)"
+		return 0
+	fi
+	log "probes kernel: FAILED (analyze status $ANALYZE_RC; $dir/analyze.txt)"
+	return 1
+}
+
 # ---- commands ------------------------------------------------------------
 
 cmd_build() {
@@ -533,5 +623,6 @@ case "${1:-all}" in
 all)	cmd_all ;;
 build)	shift; cmd_build "$@" ;;
 run)	[ $# = 3 ] || die "usage: loop.sh run BZIMAGE DIR"; cmd_run "$2" "$3" ;;
-*)	die "usage: loop.sh [all | build [PATCH] | run BZIMAGE DIR]" ;;
+probes)	cmd_probes ;;
+*)	die "usage: loop.sh [all | build [PATCH] | run BZIMAGE DIR | probes]" ;;
 esac

@@ -78,6 +78,8 @@ struct dat {
 	size_t nr_meta, alloc_meta;
 	char clock[32];		/* the selected trace clock, "" when the file does not say */
 	bool has_tsc2nsec;	/* a TSC2NSEC option: the library scales counts to ns */
+	uint64_t *inst_off;	/* v6: where each named instance's CPU table is */
+	size_t nr_inst, alloc_inst;
 };
 
 /*
@@ -139,14 +141,16 @@ static const char *mem_str(struct mem *m)
 	return s;
 }
 
-static int add_range(struct dat *t, int cpu, uint64_t off, uint64_t size, bool is_compressed)
+static int add_range(struct dat *t, int buffer, int cpu, uint64_t off, uint64_t size,
+		     bool is_compressed)
 {
 	struct an_datcheck *o = t->out;
 
 	if (AN_VEC_GROW(o->ranges, o->nr_ranges + 1, t->alloc_ranges))
 		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
 	o->ranges[o->nr_ranges++] = (struct an_datcheck_range){
-		.cpu = cpu, .off = off, .size = size, .is_compressed = is_compressed,
+		.buffer = buffer, .cpu = cpu, .off = off, .size = size,
+		.is_compressed = is_compressed,
 	};
 	return 0;
 }
@@ -395,8 +399,15 @@ static int check_buffer(struct dat *t, struct mem *m, uint64_t opt_off, int id)
 
 	if (!mem_num(m, t, 8, &sec) || !(name = mem_str(m)))
 		return corrupt(t, opt_off, "malformed buffer option");
-	if (t->out->version < 7)
-		return 0;		/* v6 instances are not read */
+	if (t->out->version < 7) {
+		/* v6: a named instance's CPU table, read after the top one's */
+		if (!*name || id != OPT_BUFFER)
+			return 0;
+		if (AN_VEC_GROW(t->inst_off, t->nr_inst + 1, t->alloc_inst))
+			return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+		t->inst_off[t->nr_inst++] = sec;
+		return 0;
+	}
 	if (!(clock = mem_str(m)))
 		return corrupt(t, opt_off, "malformed buffer option");
 	if (!*name && *clock)		/* the top instance's clock */
@@ -422,7 +433,7 @@ static int check_buffer(struct dat *t, struct mem *m, uint64_t opt_off, int id)
 		err = size ? an_datfile_need(&t->f, off, size,
 					     "CPU data outside the file (truncated?)") : 0;
 		if (!err && size && !*name)
-			err = add_range(t, (int)cpu, off, size, is_compressed);
+			err = add_range(t, 0, (int)cpu, off, size, is_compressed);
 		if (err)
 			return err;
 		if ((int)cpu > max_cpu)
@@ -773,6 +784,42 @@ static int walk_options_v6(struct dat *t)
 	return err;
 }
 
+/*
+ * v6: a named instance (BUFFER option, as `trace-cmd record -B` writes it):
+ * at its offset a "flyrecord" tag and a CPU table of the file's CPU count,
+ * which libtracecmd reads as it reads the top one's
+ * (tracecmd_buffer_instance_handle()).
+ */
+static int walk_instance_v6(struct dat *t, int buffer, uint64_t at)
+{
+	uint64_t len = DAT_TAG_LEN + (uint64_t)t->out->nr_cpus * 16, off, size;
+	unsigned char *tab;
+	int err;
+
+	err = an_datfile_need(&t->f, at, len, "instance CPU table outside the file");
+	if (err)
+		return err;
+	tab = an_malloc((size_t)len);
+	if (!tab)
+		return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+	err = an_datfile_pread(&t->f, at, tab, (size_t)len, "truncated instance CPU table");
+	if (!err && memcmp(tab, "flyrecord", DAT_TAG_LEN))
+		err = corrupt(t, at, "instance data without its flyrecord tag");
+	for (int cpu = 0; !err && cpu < t->out->nr_cpus; cpu++) {
+		off = an_datfile_num(&t->f, tab + DAT_TAG_LEN + 16 * cpu, 8);
+		size = an_datfile_num(&t->f, tab + DAT_TAG_LEN + 16 * cpu + 8, 8);
+		if (!size)
+			continue;
+		err = an_datfile_need(&t->f, off, size, "instance CPU data outside the file");
+		if (!err)
+			err = add_range(t, buffer, cpu, off, size, false);
+	}
+	free(tab);
+	if (!err)
+		t->out->nr_buffers = buffer;
+	return err ? err : note_meta(t, at, len);
+}
+
 static int walk_v6(struct dat *t)
 {
 	uint64_t cpus, off, size;
@@ -818,11 +865,14 @@ static int walk_v6(struct dat *t)
 			err = an_datfile_need(&t->f, off, size,
 					      "CPU data outside the file (truncated?)");
 		if (!err && size)
-			err = add_range(t, cpu, off, size, false);
+			err = add_range(t, 0, cpu, off, size, false);
 		if (err)
 			return err;
 	}
-	return note_meta(t, 0, t->f.cur.off);
+	err = note_meta(t, 0, t->f.cur.off);
+	for (size_t i = 0; !err && i < t->nr_inst; i++)
+		err = walk_instance_v6(t, (int)i + 1, t->inst_off[i]);
+	return err;
 }
 
 /*
@@ -1249,8 +1299,10 @@ static bool sum_cpu(struct dat *t, int cpu, struct page_sum *s)
 {
 	const struct an_datcheck *o = t->out;
 
+	/* the statistics are the top instance's */
 	for (size_t k = 0; k < o->nr_ranges; k++)
-		if (o->ranges[k].cpu == cpu && !sum_pages(t, &o->ranges[k], s))
+		if (!o->ranges[k].buffer && o->ranges[k].cpu == cpu &&
+		    !sum_pages(t, &o->ranges[k], s))
 			return false;
 	return true;
 }
@@ -1477,6 +1529,7 @@ int an_datcheck_run(const char *path, bool want_pages, struct an_datcheck *out,
 out_close:
 	free(t.stats);
 	free(t.meta);
+	free(t.inst_off);
 	an_datfile_release(&t.f);
 	close(t.f.fd);
 	return err;

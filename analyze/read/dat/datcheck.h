@@ -33,7 +33,9 @@
 #define AN_DATCHECK_CHUNKS_MAX	(32u << 20)
 
 /**
- * struct an_datcheck_range - one CPU's data of the top instance
+ * struct an_datcheck_range - one CPU's data of an instance
+ * @buffer: 0 for the top instance, N for the Nth named one (v6 BUFFER
+ *	    options, in file order; v7 named instances are not read)
  * @cpu: its CPU number (v6: its place in the CPU table)
  * @off: file offset
  * @size: bytes (never 0: empty CPUs are not listed)
@@ -43,6 +45,7 @@
  *		   opens only the headers): an_datcheck_copy() leaves it out
  */
 struct an_datcheck_range {
+	int buffer;
 	int cpu;
 	uint64_t off;
 	uint64_t size;
@@ -96,8 +99,10 @@ struct an_datcheck_edit {
  *	       (tracecmd_compress_alloc()): "none" when not compressed, "" in v6
  * @comp_version: see @comp_name
  * @max_chunk: the largest compressed chunk once inflated, 0 when none
- * @ranges: the top instance's CPU data, in file order of the CPU table
+ * @ranges: the CPU data, the top instance's first, each instance's in
+ *	    file order of its CPU table
  * @nr_ranges: their number
+ * @nr_buffers: named instances read (v6), their ranges' @buffer 1..N
  * @unplaced: losses no page places (the kernel counted them in commit
  *	      overruns, dropped events, or in no page read); NULL when none
  * @nr_unplaced: their number
@@ -131,6 +136,7 @@ struct an_datcheck {
 	uint64_t max_chunk;
 	struct an_datcheck_range *ranges;
 	size_t nr_ranges;
+	int nr_buffers;
 	struct an_datcheck_loss *unplaced;
 	size_t nr_unplaced;
 	uint64_t nr_lost_before;

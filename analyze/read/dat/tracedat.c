@@ -101,6 +101,15 @@ struct cpu_map {
 
 struct an_tracedat {
 	struct tracecmd_input *handle;
+	/*
+	 * libtracecmd's path with named instances (v6): a handle each, after
+	 * the top one in @lib[0], and its next record, merged by timestamp
+	 * (the top instance first on a tie, then in file order, as datpages.c)
+	 */
+	struct tracecmd_input **lib;
+	struct tep_record **pend;
+	bool *is_done;
+	int nr_lib;
 	struct an_datcheck chk;
 	struct an_datpages *pages;	/* records read here; NULL: by libtracecmd */
 	unsigned long long *next_off;	/* by CPU: past the last record (libtracecmd path) */
@@ -117,6 +126,7 @@ struct an_tracedat {
 	size_t alloc_fmts;
 	struct tep_record *current;	/* the record @ev points into */
 	struct tep_record *held;	/* a record whose LOST_EVENTS go first */
+	int held_inst;			/* its instance (lib_next()) */
 	bool is_held_lost;		/* its page's LOST_EVENTS are still to go */
 	size_t nr_unplaced_sent;	/* chk.unplaced given as LOST_EVENTS */
 	unsigned long long nr_records;
@@ -168,6 +178,59 @@ static void list_formats(struct tep_handle *tep, struct an_reader_info *info)
 	}
 }
 
+/* libtracecmd's path: a handle for each named instance datcheck.c read. */
+static int open_instances(struct an_tracedat *t, struct an_diag *d)
+{
+	int n = t->chk.nr_buffers + 1;
+
+	if (tracecmd_buffer_instances(t->handle) < t->chk.nr_buffers)
+		return an_diag_fail(d, AN_E_LIBRARY, "libtracecmd sees %d instances, not %d",
+				    tracecmd_buffer_instances(t->handle), t->chk.nr_buffers);
+	t->lib = an_calloc((size_t)n, sizeof(*t->lib));
+	t->pend = an_calloc((size_t)n, sizeof(*t->pend));
+	t->is_done = an_calloc((size_t)n, sizeof(*t->is_done));
+	if (!t->lib || !t->pend || !t->is_done)
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	t->lib[0] = t->handle;
+	t->nr_lib = 1;
+	for (int i = 0; i < t->chk.nr_buffers; i++) {
+		t->lib[i + 1] = tracecmd_buffer_instance_handle(t->handle, i);
+		if (!t->lib[i + 1])
+			return an_diag_fail(d, AN_E_LIBRARY, "libtracecmd cannot read instance '%s'",
+					    tracecmd_buffer_instance_name(t->handle, i) ?: "");
+		t->nr_lib++;
+	}
+	return 0;
+}
+
+/*
+ * libtracecmd's next record of all instances, and the index of its
+ * instance (0: the top one); NULL at the end.
+ */
+static struct tep_record *lib_next(struct an_tracedat *t, int *inst)
+{
+	struct tep_record *rec;
+	int cpu, best = -1;
+
+	*inst = 0;
+	if (!t->nr_lib)
+		return tracecmd_read_next_data(t->handle, &cpu);
+	for (int i = 0; i < t->nr_lib; i++) {
+		if (!t->pend[i] && !t->is_done[i]) {
+			t->pend[i] = tracecmd_read_next_data(t->lib[i], &cpu);
+			t->is_done[i] = !t->pend[i];
+		}
+		if (t->pend[i] && (best < 0 || t->pend[i]->ts < t->pend[best]->ts))
+			best = i;
+	}
+	if (best < 0)
+		return NULL;
+	*inst = best;
+	rec = t->pend[best];
+	t->pend[best] = NULL;
+	return rec;
+}
+
 /**
  * an_tracedat_open() - open trace.dat @path (v6 or v7, compressed or not)
  * @path: file
@@ -213,6 +276,11 @@ int an_tracedat_open(const char *path, struct an_reader_info *info,
 		goto fail;
 	}
 	t->tep = tracecmd_get_tep(t->handle);
+	if (!t->chk.use_pages && t->chk.nr_buffers) {
+		err = open_instances(t, d);
+		if (err)
+			goto fail;
+	}
 	t->page_size = (unsigned long long)tep_get_page_size(t->tep);
 	t->is_swap = tep_is_file_bigendian(t->tep) != tep_is_local_bigendian(t->tep);
 	if (t->chk.use_pages) {
@@ -353,6 +421,16 @@ void an_tracedat_close(struct an_tracedat *t)
 			tracecmd_free_record(t->held);
 	}
 	an_datpages_close(t->pages);
+	for (int i = 1; i < t->nr_lib; i++) {
+		if (t->pend[i])
+			tracecmd_free_record(t->pend[i]);
+		tracecmd_close(t->lib[i]);
+	}
+	if (t->nr_lib && t->pend[0])
+		tracecmd_free_record(t->pend[0]);
+	free(t->lib);
+	free(t->pend);
+	free(t->is_done);
 	if (t->handle)
 		tracecmd_close(t->handle);
 	if (t->copy_fd >= 0)
@@ -913,11 +991,12 @@ static int decode_record(struct an_tracedat *t, struct tep_record *rec, struct a
  * back, and libtracecmd then returns the same records forever (a fuzzed file
  * did); datpages.c refuses such a record at the same place.
  */
-static int check_forward(struct an_tracedat *t, const struct tep_record *rec, struct an_diag *d)
+static int check_forward(struct an_tracedat *t, const struct tep_record *rec, int inst,
+			 struct an_diag *d)
 {
-	size_t cpu = (size_t)rec->cpu;
+	size_t cpu = (size_t)rec->cpu + (size_t)inst * AN_DATCHECK_MAX_CPUS;
 
-	if (rec->cpu < 0 || cpu >= AN_DATCHECK_MAX_CPUS)
+	if (rec->cpu < 0 || rec->cpu >= AN_DATCHECK_MAX_CPUS)
 		return 0;
 	if (AN_VEC_GROW(t->next_off, cpu + 1, t->alloc_next_off))
 		return an_diag_fail(d, -ENOMEM, "out of memory");
@@ -955,7 +1034,7 @@ int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag 
 {
 	struct tep_record *rec;
 	struct fmt *f = NULL;
-	int cpu, err;
+	int inst = 0, err;
 
 	if (t->current) {
 		if (!t->pages)
@@ -963,6 +1042,7 @@ int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag 
 		t->current = NULL;
 	}
 	rec = t->held;
+	inst = t->held_inst;
 	t->held = NULL;
 	if (!rec) {
 		if (t->pages) {
@@ -970,10 +1050,10 @@ int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag 
 			if (err <= 0)
 				return err;
 		} else {
-			rec = tracecmd_read_next_data(t->handle, &cpu);
+			rec = lib_next(t, &inst);
 			if (!rec)
 				return 0;
-			err = check_forward(t, rec, d);
+			err = check_forward(t, rec, inst, d);
 			if (err) {
 				tracecmd_free_record(rec);
 				return err;
@@ -989,6 +1069,7 @@ int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag 
 		lost_event(t, ev, rec, l->cpu, l->count);
 		ev->lost.is_unplaced = true;
 		t->held = rec;
+		t->held_inst = inst;
 		return 1;
 	}
 	if (t->is_held_lost) {
@@ -996,10 +1077,11 @@ int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag 
 		lost_event(t, ev, rec, rec->cpu,
 			   rec->missed_events > 0 ? (unsigned long long)rec->missed_events : 0);
 		t->held = rec;
+		t->held_inst = inst;
 		return 1;
 	}
 	t->current = rec;
-	if (!t->pages)
+	if (!t->pages && !inst)
 		drop_behind(t, rec);
 	d->record = t->nr_records;
 	d->cpu = rec->cpu;

@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: MIT
+/*
+ * collect/bpf/ucprobes.bpf.c - BPF probes that read the uclamp and PELT
+ * values of an unpatched kernel (CONFIG_DEBUG_INFO_BTF, CONFIG_BPF_SYSCALL,
+ * CONFIG_UCLAMP_TASK) and emit the canonical events of spec/events.md into a
+ * ring buffer (collect/probeev.h); collect/probes.c writes them to the
+ * trace.dat. Built with clang -target bpf, relocated by libbpf (CO-RE): the
+ * kernel types below hold only the fields read, and a field the running
+ * kernel lacks is tested with bpf_core_field_exists().
+ *
+ * Instants, against the instrumentation patch
+ * (tests/kernel/patches/0002-sched-uclamp-trace-events.patch):
+ * - uclamp_util_se at sched_wakeup and sched_wakeup_new: the patch emits it
+ *   right after those tracepoints under the same rq lock, so the values are
+ *   the same; and after an enqueue no scheduler event reports (ENQUEUE_RESTORE,
+ *   the destination of a migration): at the exit of enqueue_task_fair/_rt,
+ *   which run after uclamp_rq_inc() in enqueue_task(), under the rq lock.
+ * - uclamp_util_cfs at sched_switch (the patch: right after it) and at
+ *   sched_migrate_task of a queued task (the patch: right after it; the
+ *   task is already dequeued from its old rq).
+ * - uclamp_task_eff at the exit of enqueue_task_fair/_rt, for both clamps
+ *   whose p->uclamp[].active is set: uclamp_rq_inc_id() just computed them,
+ *   the value the patch traces there. Re-accounting without an enqueue
+ *   (cgroup clamp changes) is not seen.
+ * - No rq event between a sleeping prev's dequeue and its sched_switch (the
+ *   patch's uclamp_trace_hold()): dequeue_task_fair/_rt of the current task
+ *   with DEQUEUE_SLEEP holds the CPU until its next sched_switch.
+ * - sched_pelt_cfs, sched_util_est_cfs/_se, sched_cpu_capacity at the bare
+ *   tracepoints pelt_cfs_tp, sched_util_est_cfs_tp/_se_tp and
+ *   sched_cpu_capacity_tp, where LISA's sched_tp module emits them (root
+ *   cfs_rq only).
+ * Timestamps are bpf_ktime_get_ns(): CLOCK_MONOTONIC, the "mono" trace clock.
+ */
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+
+#include "collect/probeev.h"
+
+#define UCLAMP_MIN		0
+#define UCLAMP_MAX		1
+#define ENQUEUE_RESTORE		0x02
+#define DEQUEUE_SLEEP		0x01
+#define TASK_ON_RQ_MIGRATING	2
+
+/* ---- the kernel types read (names as in the kernel: CO-RE matches them) ---- */
+
+struct uclamp_se {
+	unsigned int value : 11;
+	unsigned int bucket_id : 5;
+	unsigned int active : 1;
+	unsigned int user_defined : 1;
+} __attribute__((preserve_access_index));
+
+struct uclamp_rq {
+	unsigned int value;
+} __attribute__((preserve_access_index));
+
+struct util_est {
+	unsigned int enqueued;
+	unsigned int ewma;
+} __attribute__((preserve_access_index));
+
+struct sched_avg {
+	unsigned long util_avg;
+	struct util_est util_est;
+} __attribute__((preserve_access_index));
+
+/* 6.8 and later: util_est is one unsigned int */
+struct sched_avg___one {
+	unsigned int util_est;
+} __attribute__((preserve_access_index));
+
+struct rq;
+
+struct cfs_rq {
+	struct sched_avg avg;
+	struct rq *rq;
+} __attribute__((preserve_access_index));
+
+struct task_struct;
+
+struct rq {
+	int cpu;
+	struct cfs_rq cfs;
+	struct uclamp_rq uclamp[2];
+	unsigned long cpu_capacity;
+	struct task_struct *curr;
+} __attribute__((preserve_access_index));
+
+struct sched_entity {
+	struct sched_avg avg;
+	struct cfs_rq *cfs_rq;
+	struct cfs_rq *my_q;
+} __attribute__((preserve_access_index));
+
+struct thread_info {
+	unsigned int cpu;
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+	struct thread_info thread_info;
+	int on_rq;
+	int pid;
+	char comm[16];
+	struct sched_entity se;
+	struct uclamp_se uclamp_req[2];
+	struct uclamp_se uclamp[2];
+} __attribute__((preserve_access_index));
+
+/* before 5.16 on some architectures: the CPU in task_struct */
+struct task_struct___cpu {
+	unsigned int cpu;
+} __attribute__((preserve_access_index));
+
+/* ---- maps ---- */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);	/* set by the loader from the trace buffer size */
+} events SEC(".maps");
+
+/* per CPU: records lost since its last one (struct col_probe_rec.lost) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
+
+/* by CPU: 1 between a sleeping prev's dequeue and its sched_switch */
+#define MAX_CPUS	4096
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, MAX_CPUS);
+	__type(key, __u32);
+	__type(value, __u32);
+} held SEC(".maps");
+
+/*
+ * by CPU: its rq, learnt where the kernel hands one over (enqueue, dequeue,
+ * PELT, capacity): cpu_rq() needs the per-CPU symbol runqueues, which
+ * kernels without CONFIG_KALLSYMS_ALL do not give BPF
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, MAX_CPUS);
+	__type(key, __u32);
+	__type(value, __u64);
+} rqs SEC(".maps");
+
+/* [0]: 1 when the fexit programs run (set by the loader) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cfg SEC(".maps");
+
+/*
+ * Whether the kernel has uclamp: a CO-RE constant, not global data (libbpf
+ * creates no .rodata map on a kernel without CONFIG_NET, where its probe
+ * for global data support, a socket filter, cannot load).
+ */
+#define has_uclamp	bpf_core_field_exists(((struct rq *)0)->uclamp)
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* ---- helpers ---- */
+
+static __always_inline struct col_probe_rec *reserve(__u32 type)
+{
+	__u32 zero = 0;
+	__u64 *nr_lost = bpf_map_lookup_elem(&lost, &zero);
+	struct col_probe_rec *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+
+	if (!r) {
+		if (nr_lost)
+			__sync_fetch_and_add(nr_lost, 1);
+		return NULL;
+	}
+	__builtin_memset(r, 0, sizeof(*r));
+	r->ts = bpf_ktime_get_ns();
+	r->cpu = bpf_get_smp_processor_id();
+	r->type = type;
+	r->pid = (__s32)(bpf_get_current_pid_tgid() & 0xffffffff);
+	if (nr_lost) {
+		r->lost = (__u32)*nr_lost;
+		*nr_lost = 0;
+	}
+	return r;
+}
+
+static __always_inline int is_held(__u32 cpu)
+{
+	__u32 *h = bpf_map_lookup_elem(&held, &cpu);
+
+	return h && *h;
+}
+
+static __always_inline void set_held(__u32 v)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 *h = bpf_map_lookup_elem(&held, &cpu);
+
+	if (h)
+		*h = v;
+}
+
+static __always_inline unsigned int task_cpu(struct task_struct *p)
+{
+	if (bpf_core_field_exists(p->thread_info.cpu))
+		return BPF_CORE_READ(p, thread_info.cpu);
+	return BPF_CORE_READ((struct task_struct___cpu *)p, cpu);
+}
+
+static __always_inline void learn_rq(struct rq *rq)
+{
+	__u32 cpu;
+	__u64 v = (__u64)rq;
+
+	if (!rq)
+		return;
+	cpu = BPF_CORE_READ(rq, cpu);
+	bpf_map_update_elem(&rqs, &cpu, &v, BPF_ANY);
+}
+
+static __always_inline struct rq *cpu_rq(__u32 cpu)
+{
+	__u64 *v = bpf_map_lookup_elem(&rqs, &cpu);
+
+	return v ? (struct rq *)*v : NULL;
+}
+
+/* task_rq(): through its cfs_rq with group scheduling, else the CPU's */
+static __always_inline struct rq *task_rq(struct task_struct *p)
+{
+	struct rq *rq = NULL;
+
+	if (bpf_core_field_exists(p->se.cfs_rq) && bpf_core_field_exists(struct cfs_rq, rq))
+		rq = BPF_CORE_READ(p, se.cfs_rq, rq);
+	return rq ? rq : cpu_rq(task_cpu(p));
+}
+
+/*
+ * rq->uclamp[id] and p->uclamp[id]: the element size is the kernel's
+ * (struct uclamp_rq holds the buckets, which the local type leaves out),
+ * so the address is computed from the kernel's offset and type size.
+ */
+static __always_inline unsigned int rq_clamp(struct rq *rq, int id)
+{
+	struct uclamp_rq *uc;
+
+	if (!bpf_core_field_exists(rq->uclamp))
+		return id == UCLAMP_MIN ? 0 : 1024;
+	uc = (void *)((char *)rq + bpf_core_field_offset(rq->uclamp) +
+		      id * bpf_core_type_size(struct uclamp_rq));
+	return BPF_CORE_READ(uc, value);
+}
+
+/* uclamp_rq_util_with(rq, util, NULL): min wins on an inversion */
+static __always_inline __u64 clamp_util(__u64 util, unsigned int min, unsigned int max)
+{
+	if (min >= max)
+		return min;
+	return util < min ? min : util > max ? max : util;
+}
+
+static __always_inline void emit_rq(struct rq *rq)
+{
+	struct col_probe_rec *r;
+	unsigned int min, max;
+	__u64 util;
+
+	if (!rq || is_held(BPF_CORE_READ(rq, cpu)))
+		return;
+	r = reserve(COL_PROBE_UTIL_CFS);
+	if (!r)
+		return;
+	util = BPF_CORE_READ(rq, cfs.avg.util_avg);
+	min = rq_clamp(rq, UCLAMP_MIN);
+	max = rq_clamp(rq, UCLAMP_MAX);
+	r->u.util_cfs.cpu = BPF_CORE_READ(rq, cpu);
+	r->u.util_cfs.util_avg = util;
+	r->u.util_cfs.uclamp_avg = clamp_util(util, min, max);
+	r->u.util_cfs.uclamp_min = min;
+	r->u.util_cfs.uclamp_max = max;
+	bpf_ringbuf_submit(r, 0);
+}
+
+static __always_inline void emit_task(struct task_struct *p)
+{
+	unsigned int cpu = task_cpu(p), min, max;
+	struct rq *rq = task_rq(p);
+	struct col_probe_rec *r;
+	__u64 util;
+
+	if (!rq || is_held(cpu))
+		return;
+	r = reserve(COL_PROBE_UTIL_SE);
+	if (!r)
+		return;
+	util = BPF_CORE_READ(p, se.avg.util_avg);
+	min = rq_clamp(rq, UCLAMP_MIN);
+	max = rq_clamp(rq, UCLAMP_MAX);
+	r->u.util_se.pid = BPF_CORE_READ(p, pid);
+	BPF_CORE_READ_STR_INTO(&r->u.util_se.comm, p, comm);
+	r->u.util_se.cpu = (__s32)cpu;
+	r->u.util_se.util_avg = util;
+	r->u.util_se.uclamp_avg = clamp_util(util, min, max);
+	r->u.util_se.uclamp_min = min;
+	r->u.util_se.uclamp_max = max;
+	bpf_ringbuf_submit(r, 0);
+}
+
+static __always_inline void emit_eff(struct task_struct *p, int id)
+{
+	struct col_probe_rec *r;
+	struct uclamp_se *eff, *req;
+
+	if (!bpf_core_field_exists(p->uclamp))
+		return;
+	eff = (void *)((char *)p + bpf_core_field_offset(p->uclamp) +
+		       id * bpf_core_type_size(struct uclamp_se));
+	req = (void *)((char *)p + bpf_core_field_offset(p->uclamp_req) +
+		       id * bpf_core_type_size(struct uclamp_se));
+	/*
+	 * active: uclamp_rq_inc_id() ran in this enqueue (not before the first
+	 * clamp request switches uclamp accounting on, nor for a class without
+	 * uclamp): only then is the effective value fresh, and traced
+	 */
+	if (!BPF_CORE_READ_BITFIELD_PROBED(eff, active))
+		return;
+	r = reserve(COL_PROBE_TASK_EFF);
+	if (!r)
+		return;
+	r->u.task_eff.pid = BPF_CORE_READ(p, pid);
+	BPF_CORE_READ_STR_INTO(&r->u.task_eff.comm, p, comm);
+	r->u.task_eff.clamp_id = id;
+	r->u.task_eff.value = BPF_CORE_READ_BITFIELD_PROBED(req, value);
+	r->u.task_eff.effective = BPF_CORE_READ_BITFIELD_PROBED(eff, value);
+	r->u.task_eff.bucket_id = BPF_CORE_READ_BITFIELD_PROBED(eff, bucket_id);
+	bpf_ringbuf_submit(r, 0);
+}
+
+static __always_inline void after_enqueue(struct rq *rq, struct task_struct *p, int flags)
+{
+	learn_rq(rq);
+	if (!has_uclamp)
+		return;
+	emit_eff(p, UCLAMP_MIN);
+	emit_eff(p, UCLAMP_MAX);
+	if ((flags & ENQUEUE_RESTORE) || BPF_CORE_READ(p, on_rq) == TASK_ON_RQ_MIGRATING)
+		emit_task(p);
+}
+
+static __always_inline void after_dequeue(struct rq *rq, struct task_struct *p, int flags)
+{
+	learn_rq(rq);
+	if (has_uclamp && (flags & DEQUEUE_SLEEP) && BPF_CORE_READ(rq, curr) == p)
+		set_held(1);
+}
+
+/* the root cfs_rq of its CPU (without group scheduling, every one is) */
+static __always_inline int is_root(struct cfs_rq *cfs)
+{
+	struct rq *rq;
+
+	if (!bpf_core_field_exists(cfs->rq))
+		return 1;
+	rq = BPF_CORE_READ(cfs, rq);
+	return rq && (void *)&rq->cfs == (void *)cfs;
+}
+
+/* ---- programs ---- */
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(ucp_switch, _Bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	set_held(0);
+	if (has_uclamp)
+		emit_rq(cpu_rq(bpf_get_smp_processor_id()));
+	return 0;
+}
+
+/*
+ * Without the fexit programs (a kernel whose functions have no ftrace
+ * entry to patch), the effective clamps of a wakeup's enqueue are traced
+ * at its sched_wakeup: p->uclamp[] is what that enqueue computed.
+ */
+static __always_inline void wakeup(struct task_struct *p)
+{
+	__u32 zero = 0, *fexit = bpf_map_lookup_elem(&cfg, &zero);
+
+	if (!has_uclamp)
+		return;
+	if (fexit && !*fexit) {
+		emit_eff(p, UCLAMP_MIN);
+		emit_eff(p, UCLAMP_MAX);
+	}
+	emit_task(p);
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(ucp_wakeup, struct task_struct *p)
+{
+	wakeup(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(ucp_wakeup_new, struct task_struct *p)
+{
+	wakeup(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(ucp_migrate, struct task_struct *p, int new_cpu)
+{
+	if (has_uclamp && BPF_CORE_READ(p, on_rq) == TASK_ON_RQ_MIGRATING)
+		emit_rq(task_rq(p));
+	return 0;
+}
+
+SEC("fexit/enqueue_task_fair")
+int BPF_PROG(ucp_enqueue_fair, struct rq *rq, struct task_struct *p, int flags)
+{
+	after_enqueue(rq, p, flags);
+	return 0;
+}
+
+SEC("fexit/enqueue_task_rt")
+int BPF_PROG(ucp_enqueue_rt, struct rq *rq, struct task_struct *p, int flags)
+{
+	after_enqueue(rq, p, flags);
+	return 0;
+}
+
+SEC("fexit/dequeue_task_fair")
+int BPF_PROG(ucp_dequeue_fair, struct rq *rq, struct task_struct *p, int flags)
+{
+	after_dequeue(rq, p, flags);
+	return 0;
+}
+
+SEC("fexit/dequeue_task_rt")
+int BPF_PROG(ucp_dequeue_rt, struct rq *rq, struct task_struct *p, int flags)
+{
+	after_dequeue(rq, p, flags);
+	return 0;
+}
+
+SEC("raw_tp/pelt_cfs_tp")
+int BPF_PROG(ucp_pelt_cfs, struct cfs_rq *cfs)
+{
+	struct col_probe_rec *r;
+	struct rq *rq;
+
+	if (!is_root(cfs))
+		return 0;
+	r = reserve(COL_PROBE_PELT_CFS);
+	if (!r)
+		return 0;
+	rq = BPF_CORE_READ(cfs, rq);
+	learn_rq(rq);
+	r->u.pelt_cfs.cpu = rq ? BPF_CORE_READ(rq, cpu) : (int)bpf_get_smp_processor_id();
+	r->u.pelt_cfs.path[0] = '/';
+	r->u.pelt_cfs.util = BPF_CORE_READ(cfs, avg.util_avg);
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+#define UTIL_AVG_UNCHANGED	0x80000000	/* a flag in util_est's top bit, not util */
+
+static __always_inline void read_util_est(struct sched_avg *avg, __u32 *enqueued, __u32 *ewma)
+{
+	if (bpf_core_field_exists(avg->util_est.enqueued)) {
+		*enqueued = BPF_CORE_READ(avg, util_est.enqueued) & ~UTIL_AVG_UNCHANGED;
+		*ewma = BPF_CORE_READ(avg, util_est.ewma);
+	} else {
+		*enqueued = BPF_CORE_READ((struct sched_avg___one *)avg, util_est) &
+			    ~UTIL_AVG_UNCHANGED;
+		*ewma = 0;
+	}
+}
+
+SEC("raw_tp/sched_util_est_cfs_tp")
+int BPF_PROG(ucp_util_est_cfs, struct cfs_rq *cfs)
+{
+	struct col_probe_rec *r;
+	struct rq *rq;
+
+	if (!is_root(cfs))
+		return 0;
+	r = reserve(COL_PROBE_UTIL_EST_CFS);
+	if (!r)
+		return 0;
+	rq = BPF_CORE_READ(cfs, rq);
+	r->u.util_est_cfs.cpu = rq ? BPF_CORE_READ(rq, cpu) : (int)bpf_get_smp_processor_id();
+	r->u.util_est_cfs.path[0] = '/';
+	read_util_est(&cfs->avg, &r->u.util_est_cfs.enqueued, &r->u.util_est_cfs.ewma);
+	r->u.util_est_cfs.util = BPF_CORE_READ(cfs, avg.util_avg);
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+/* a task's entity only (a group's has my_q) */
+SEC("raw_tp/sched_util_est_se_tp")
+int BPF_PROG(ucp_util_est_se, struct sched_entity *se)
+{
+	struct task_struct *p;
+	struct col_probe_rec *r;
+
+	if (bpf_core_field_exists(se->my_q) && BPF_CORE_READ(se, my_q))
+		return 0;
+	p = (struct task_struct *)((char *)se - bpf_core_field_offset(struct task_struct, se));
+	r = reserve(COL_PROBE_UTIL_EST_SE);
+	if (!r)
+		return 0;
+	r->u.util_est_se.pid = BPF_CORE_READ(p, pid);
+	BPF_CORE_READ_STR_INTO(&r->u.util_est_se.comm, p, comm);
+	r->u.util_est_se.cpu = (__s32)bpf_get_smp_processor_id();
+	read_util_est(&se->avg, &r->u.util_est_se.enqueued, &r->u.util_est_se.ewma);
+	r->u.util_est_se.util = BPF_CORE_READ(se, avg.util_avg);
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+SEC("raw_tp/sched_cpu_capacity_tp")
+int BPF_PROG(ucp_capacity, struct rq *rq)
+{
+	struct col_probe_rec *r;
+
+	learn_rq(rq);
+	r = reserve(COL_PROBE_CAPACITY);
+	if (!r)
+		return 0;
+	r->u.capacity.cpu = BPF_CORE_READ(rq, cpu);
+	r->u.capacity.capacity = BPF_CORE_READ(rq, cpu_capacity);
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}

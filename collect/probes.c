@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: MIT
+/*
+ * collect/probes.c - load the BPF probes (the skeleton bpftool generates
+ * from collect/bpf/ucprobes.bpf.c), and turn their ring-buffer records into
+ * trace records of the probe formats (probefmt.c) on per-CPU pages
+ * (pagebuf.c). A record's loss count (struct col_probe_rec.lost) becomes a
+ * missed-events page right before it, as the kernel marks lost ftrace
+ * events, so the analysis opens a trace_integrity window there.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "collect/pagebuf.h"
+#include "collect/probefmt.h"
+#include "collect/probes.h"
+#include "ucprobes.skel.h"
+
+#define BTF_VMLINUX	"/sys/kernel/btf/vmlinux"
+#define RING_MIN	4096u		/* one page: the smallest BPF ring buffer */
+#define RING_MAX	(1ULL << 30)
+
+struct col_probes {
+	struct ucprobes *skel;
+	struct ring_buffer *ring;
+	struct col_pagebuf *pages;
+	unsigned int nr_cpus;
+	uint64_t nr_events, nr_lost;
+	int err;		/* first failure of the sample callback */
+	bool is_fexit_off;	/* the kernel refused the fexit programs */
+	bool has_uclamp;	/* rq.uclamp in the kernel's BTF */
+	struct col_probes_opts opts;
+};
+
+int col_probes_mode_parse(const char *s, enum col_probes_mode *mode)
+{
+	static const char *const words[] = { "auto", "on", "off" };
+
+	for (unsigned int i = 0; i < 3; i++) {
+		if (!strcmp(s, words[i])) {
+			*mode = (enum col_probes_mode)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* Whether struct @type of @btf has a member @member. */
+static bool has_member(const struct btf *btf, const char *type, const char *member)
+{
+	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	const struct btf_type *t;
+	const struct btf_member *m;
+
+	if (id < 0)
+		return false;
+	t = btf__type_by_id(btf, (unsigned int)id);
+	m = btf_members(t);
+	for (unsigned int i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), member))
+			return true;
+	return false;
+}
+
+/* libbpf's messages: only with UCVAL_BPF_DEBUG set (they explain a failed load) */
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG || !getenv("UCVAL_BPF_DEBUG"))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+bool col_probes_check(bool need_uclamp, char *why, size_t len)
+{
+	struct btf *btf;
+	bool has_uclamp;
+	int ret;
+
+	libbpf_set_print(quiet_print);
+	if (access(BTF_VMLINUX, R_OK)) {
+		snprintf(why, len, "the kernel has no BTF (%s: CONFIG_DEBUG_INFO_BTF)", BTF_VMLINUX);
+		return false;
+	}
+	ret = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL);
+	if (ret <= 0) {
+		snprintf(why, len, "the kernel does not load BPF tracing programs%s%s "
+			 "(CONFIG_BPF_SYSCALL, CONFIG_BPF_EVENTS)", ret < 0 ? ": " : "",
+			 ret < 0 ? strerror(-ret) : "");
+		return false;
+	}
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		snprintf(why, len, "cannot read the kernel's BTF: %s", strerror(errno));
+		return false;
+	}
+	has_uclamp = has_member(btf, "rq", "uclamp") &&
+		     has_member(btf, "task_struct", "uclamp_req");
+	btf__free(btf);
+	if (need_uclamp && !has_uclamp) {
+		snprintf(why, len, "the kernel lacks uclamp (no rq.uclamp in its BTF: "
+			 "CONFIG_UCLAMP_TASK)");
+		return false;
+	}
+	return true;
+}
+
+/* One ring-buffer record: a trace record of its format on its CPU's pages. */
+static int on_sample(void *ctx, void *data, size_t size)
+{
+	struct col_probes *p = ctx;
+	const struct col_probe_rec *r = data;
+	unsigned char rec[8 + sizeof(r->u)];
+	unsigned short id;
+	unsigned int len;
+	int err;
+
+	if (size < sizeof(*r) || !(len = col_probefmt_size(r->type)) || r->cpu >= p->nr_cpus)
+		return 0;
+	id = (unsigned short)(COL_PROBEFMT_ID_BASE + r->type);
+	memset(rec, 0, 8);
+	memcpy(rec, &id, sizeof(id));
+	memcpy(rec + 4, &r->pid, sizeof(r->pid));
+	memcpy(rec + 8, &r->u, len);
+	if (r->lost) {
+		col_pagebuf_lost(p->pages, r->cpu, r->lost);
+		p->nr_lost += r->lost;
+	}
+	err = col_pagebuf_add(p->pages, r->cpu, r->ts, rec, 8 + len);
+	if (err) {
+		p->err = err;
+		return err;
+	}
+	p->nr_events++;
+	return 0;
+}
+
+static uint64_t ring_size(uint64_t want)
+{
+	uint64_t n = RING_MIN;
+
+	while (n < want && n < RING_MAX)
+		n <<= 1;
+	return n;
+}
+
+/*
+ * Programs whose attach point this kernel lacks (enqueue_task_rt inlined,
+ * a bare tracepoint missing) are not loaded: the others still run.
+ */
+static void drop_missing(struct ucprobes *s, const struct btf *btf)
+{
+	static const struct { const char *fn; size_t off; } fns[] = {
+		{ "enqueue_task_fair", offsetof(struct ucprobes, progs.ucp_enqueue_fair) },
+		{ "enqueue_task_rt", offsetof(struct ucprobes, progs.ucp_enqueue_rt) },
+		{ "dequeue_task_fair", offsetof(struct ucprobes, progs.ucp_dequeue_fair) },
+		{ "dequeue_task_rt", offsetof(struct ucprobes, progs.ucp_dequeue_rt) },
+	};
+	static const struct { const char *tp; size_t off; } tps[] = {
+		{ "btf_trace_pelt_cfs_tp", offsetof(struct ucprobes, progs.ucp_pelt_cfs) },
+		{ "btf_trace_sched_util_est_cfs_tp", offsetof(struct ucprobes, progs.ucp_util_est_cfs) },
+		{ "btf_trace_sched_util_est_se_tp", offsetof(struct ucprobes, progs.ucp_util_est_se) },
+		{ "btf_trace_sched_cpu_capacity_tp", offsetof(struct ucprobes, progs.ucp_capacity) },
+	};
+
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (btf__find_by_name_kind(btf, fns[i].fn, BTF_KIND_FUNC) < 0)
+			bpf_program__set_autoload(*(struct bpf_program **)((char *)s + fns[i].off),
+						  false);
+	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++)
+		if (btf__find_by_name_kind(btf, tps[i].tp, BTF_KIND_TYPEDEF) < 0)
+			bpf_program__set_autoload(*(struct bpf_program **)((char *)s + tps[i].off),
+						  false);
+}
+
+/* The fexit programs: kernels without BPF trampolines refuse them. */
+static void drop_fexit(struct ucprobes *s)
+{
+	bpf_program__set_autoload(s->progs.ucp_enqueue_fair, false);
+	bpf_program__set_autoload(s->progs.ucp_enqueue_rt, false);
+	bpf_program__set_autoload(s->progs.ucp_dequeue_fair, false);
+	bpf_program__set_autoload(s->progs.ucp_dequeue_rt, false);
+}
+
+static int try_load(struct col_probes *p, const struct col_probes_opts *o,
+		    const struct btf *btf, bool without_fexit)
+{
+	int err;
+
+	p->skel = ucprobes__open();
+	if (!p->skel)
+		return -errno;
+	p->has_uclamp = has_member(btf, "rq", "uclamp");
+	drop_missing(p->skel, btf);
+	if (without_fexit)
+		drop_fexit(p->skel);
+	err = bpf_map__set_max_entries(p->skel->maps.events,
+				       (unsigned int)ring_size(o->ring_bytes));
+	if (!err)
+		err = ucprobes__load(p->skel);
+	if (err) {
+		ucprobes__destroy(p->skel);
+		p->skel = NULL;
+	}
+	return err;
+}
+
+/* The ring buffer reader, and whether the fexit programs run, for the programs. */
+static int start_ring(struct col_probes *p, struct an_diag *d)
+{
+	unsigned int zero = 0, fexit = !p->is_fexit_off;
+
+	bpf_map__update_elem(p->skel->maps.cfg, &zero, sizeof(zero), &fexit, sizeof(fexit), 0);
+	p->ring = ring_buffer__new(bpf_map__fd(p->skel->maps.events), on_sample, p, NULL);
+	if (!p->ring)
+		return an_diag_fail(d, -errno, "cannot read the BPF ring buffer: %s",
+				    strerror(errno));
+	return 0;
+}
+
+static int load(struct col_probes *p, const struct col_probes_opts *o, bool without_fexit,
+		struct an_diag *d)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int err;
+
+	if (!btf)
+		return an_diag_fail(d, -errno, "cannot read the kernel's BTF: %s", strerror(errno));
+	err = without_fexit ? -EOPNOTSUPP : try_load(p, o, btf, false);
+	if (err) {
+		err = try_load(p, o, btf, true);
+		p->is_fexit_off = !err;
+	}
+	btf__free(btf);
+	if (err)
+		return an_diag_fail(d, err, "cannot load the BPF probes: %s", strerror(-err));
+	return start_ring(p, d);
+}
+
+int col_probes_open(const struct col_probes_opts *opts, struct col_probes **out,
+		    struct an_diag *d)
+{
+	struct col_probes *p = calloc(1, sizeof(*p));
+	int err;
+
+	*out = NULL;
+	if (!p)
+		return an_diag_fail(d, -ENOMEM, "out of memory");
+	libbpf_set_print(quiet_print);
+	p->nr_cpus = opts->nr_cpus;
+	p->opts = *opts;
+	err = col_pagebuf_open(opts->nr_cpus, opts->page_size, opts->tmpdir, &p->pages, d);
+	if (!err)
+		err = load(p, opts, false, d);
+	if (err) {
+		col_probes_close(p);
+		return err;
+	}
+	*out = p;
+	return 0;
+}
+
+/*
+ * A kernel built without function tracing loads fexit programs but cannot
+ * attach them (x86: no ftrace nop at the function's entry, -EBUSY): the
+ * probes are loaded again without them.
+ */
+int col_probes_attach(struct col_probes *p, struct an_diag *d)
+{
+	int err = ucprobes__attach(p->skel);
+
+	if (err && !p->is_fexit_off) {
+		ring_buffer__free(p->ring);
+		p->ring = NULL;
+		ucprobes__destroy(p->skel);
+		p->skel = NULL;
+		err = load(p, &p->opts, true, d);
+		if (err)
+			return err;
+		err = ucprobes__attach(p->skel);
+	}
+	if (err)
+		return an_diag_fail(d, err, "cannot attach the BPF probes: %s", strerror(-err));
+	return 0;
+}
+
+int col_probes_poll(struct col_probes *p, struct an_diag *d)
+{
+	int n = ring_buffer__consume(p->ring);
+
+	if (p->err)
+		return an_diag_fail(d, p->err, "cannot write the probe pages: %s",
+				    strerror(-p->err));
+	if (n < 0)
+		return an_diag_fail(d, n, "cannot read the BPF ring buffer: %s", strerror(-n));
+	return 0;
+}
+
+/* Losses no later record reports: the per-CPU counters at the end. */
+static void trailing_losses(struct col_probes *p)
+{
+	int n = libbpf_num_possible_cpus();
+	uint64_t *v;
+	unsigned int zero = 0;
+
+	if (n <= 0 || !(v = calloc((size_t)n, sizeof(*v))))
+		return;
+	if (!bpf_map__lookup_elem(p->skel->maps.lost, &zero, sizeof(zero), v,
+				  (size_t)n * sizeof(*v), 0)) {
+		for (int c = 0; c < n && (unsigned int)c < p->nr_cpus; c++) {
+			col_pagebuf_lost(p->pages, (unsigned int)c, v[c]);
+			p->nr_lost += v[c];
+		}
+	}
+	free(v);
+}
+
+int col_probes_stop(struct col_probes *p, const int **fds, struct an_diag *d)
+{
+	int err;
+
+	ucprobes__detach(p->skel);
+	err = col_probes_poll(p, d);
+	if (err)
+		return err;
+	trailing_losses(p);
+	err = col_pagebuf_finish(p->pages, fds);
+	if (err)
+		return an_diag_fail(d, err, "cannot write the probe pages: %s", strerror(-err));
+	return 0;
+}
+
+bool col_probes_have_uclamp(const struct col_probes *p)
+{
+	return p->has_uclamp;
+}
+
+bool col_probes_without_enqueue(const struct col_probes *p)
+{
+	return p->is_fexit_off;
+}
+
+void col_probes_counts(const struct col_probes *p, uint64_t *events, uint64_t *lost)
+{
+	*events = p->nr_events;
+	*lost = p->nr_lost;
+}
+
+void col_probes_close(struct col_probes *p)
+{
+	if (!p)
+		return;
+	ring_buffer__free(p->ring);
+	ucprobes__destroy(p->skel);
+	col_pagebuf_close(p->pages);
+	free(p);
+}
