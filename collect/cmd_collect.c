@@ -567,6 +567,9 @@ int cmd_collect(int argc, char **argv)
 	int go = -1, child_status = 0, ret = UCVAL_EXIT_USAGE, err;
 	pid_t child = -1;
 
+	/* a closed stdout/stderr or a file size limit is an error, not a death */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	err = parse_args(argc, argv, &a);
 	if (err)
 		return err > 0 ? UCVAL_EXIT_OK : UCVAL_EXIT_USAGE;
@@ -593,9 +596,6 @@ int cmd_collect(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
 		sigaction(stop_signals[i], &sa, NULL);
 	sigaction(SIGCHLD, &sc, NULL);
-	/* a closed stdout/stderr or a file size limit is an error, not a death */
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGXFSZ, SIG_IGN);
 	an_diag_clear(&d);
 	err = col_record_open(&a.rec, &rec, &d);
 	if (err) {
