@@ -539,6 +539,8 @@ static int start_probes(struct col_record *rec, const char *dir, struct col_prob
 		.nr_cpus = col_record_nr_cpus(rec), .page_size = col_record_page_size(rec),
 		.ring_bytes = (uint64_t)col_record_buffer_kb(rec) * 1024 * col_record_nr_cpus(rec),
 		.tmpdir = dir,
+		.hold_ms = getenv("UCVAL_PROBES_HOLD_MS") ?
+			   (unsigned int)atoi(getenv("UCVAL_PROBES_HOLD_MS")) : 0,
 	};
 
 	return col_probes_open(&o, out, d);

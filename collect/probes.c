@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
@@ -35,6 +36,7 @@ struct col_probes {
 	int err;		/* first failure of the sample callback */
 	bool is_fexit_off;	/* the kernel refused the fexit programs */
 	bool has_uclamp;	/* rq.uclamp in the kernel's BTF */
+	uint64_t read_from_ns;	/* CLOCK_MONOTONIC: the ring is read from then on */
 	struct col_probes_opts opts;
 };
 
@@ -270,6 +272,14 @@ int col_probes_open(const struct col_probes_opts *opts, struct col_probes **out,
  * attach them (x86: no ftrace nop at the function's entry, -EBUSY): the
  * probes are loaded again without them.
  */
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 int col_probes_attach(struct col_probes *p, struct an_diag *d)
 {
 	int err = ucprobes__attach(p->skel);
@@ -286,10 +296,12 @@ int col_probes_attach(struct col_probes *p, struct an_diag *d)
 	}
 	if (err)
 		return an_diag_fail(d, err, "cannot attach the BPF probes: %s", strerror(-err));
+	p->read_from_ns = mono_ns() + (uint64_t)p->opts.hold_ms * 1000000u;
 	return 0;
 }
 
-int col_probes_poll(struct col_probes *p, struct an_diag *d)
+/* Move what the ring buffer holds into pages. */
+static int drain(struct col_probes *p, struct an_diag *d)
 {
 	int n = ring_buffer__consume(p->ring);
 
@@ -299,6 +311,11 @@ int col_probes_poll(struct col_probes *p, struct an_diag *d)
 	if (n < 0)
 		return an_diag_fail(d, n, "cannot read the BPF ring buffer: %s", strerror(-n));
 	return 0;
+}
+
+int col_probes_poll(struct col_probes *p, struct an_diag *d)
+{
+	return mono_ns() < p->read_from_ns ? 0 : drain(p, d);
 }
 
 /* Losses no later record reports: the per-CPU counters at the end. */
@@ -325,7 +342,7 @@ int col_probes_stop(struct col_probes *p, const int **fds, struct an_diag *d)
 	int err;
 
 	ucprobes__detach(p->skel);
-	err = col_probes_poll(p, d);
+	err = drain(p, d);
 	if (err)
 		return err;
 	trailing_losses(p);

@@ -59,6 +59,7 @@ struct col_probes_opts {
 	unsigned int page_size;
 	uint64_t ring_bytes;
 	const char *tmpdir;
+	unsigned int hold_ms;	/* leave the ring unread this long after attach (tests) */
 };
 
 struct col_probes;
