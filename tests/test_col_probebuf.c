@@ -26,6 +26,7 @@
 #include "collect/datwrite.h"
 #include "collect/pagebuf.h"
 #include "collect/probefmt.h"
+#include "tests/an_testutil.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NR_CPUS		2
@@ -232,7 +233,7 @@ static void test_trace_cmd_report(void **state)
 		skip();
 	}
 	write_trace(path);
-	snprintf(cmd, sizeof(cmd), "trace-cmd report -i '%s' 2>&1", path);
+	an_test_fmt(cmd, sizeof(cmd), "trace-cmd report -i '%s' 2>&1", path);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	while (fgets(line, sizeof(line), p)) {

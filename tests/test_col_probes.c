@@ -28,6 +28,7 @@
 
 #include "analyze/read/reader.h"
 #include "collect/probes.h"
+#include "tests/an_testutil.h"
 
 #define TRACEFS		"/sys/kernel/tracing"
 #define INSTANCE	"ucval-probes-test"
@@ -46,8 +47,8 @@ static int setup(void **state)
 
 	(void)state;
 	an_reader_set_quiet(true);
-	snprintf(ucval_bin, sizeof(ucval_bin), "%s", u ? u : "./ucval");
-	snprintf(out_path, sizeof(out_path), "%s/ucval-probes-%d.dat",
+	an_test_fmt(ucval_bin, sizeof(ucval_bin), "%s", u ? u : "./ucval");
+	an_test_fmt(out_path, sizeof(out_path), "%s/ucval-probes-%d.dat",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
 	if (geteuid())
 		skip_reason = "needs root: ucval collect creates a tracefs instance";
@@ -76,7 +77,7 @@ static int run_collect(const char *env, const char *args, char *out, size_t len)
 	FILE *p;
 	int status;
 
-	snprintf(cmd, sizeof(cmd), "%s '%s' collect --instance %s -o '%s' %s 2>&1", env,
+	an_test_fmt(cmd, sizeof(cmd), "%s '%s' collect --instance %s -o '%s' %s 2>&1", env,
 		 ucval_bin, INSTANCE, out_path, args);
 	p = popen(cmd, "r");
 	assert_non_null(p);
@@ -133,7 +134,7 @@ static void test_auto_records_and_says_why(void **state)
 	}
 	unlink(out_path);
 	assert_int_equal(run_collect("", "--probes auto -t 0.3", out, sizeof(out)), 0);
-	snprintf(line, sizeof(line), "ucval collect: probes off: %s\n", why);
+	an_test_fmt(line, sizeof(line), "ucval collect: probes off: %s\n", why);
 	if (!strstr(out, line))
 		fail_msg("'%s' not in:\n%s", line, out);
 	assert_int_equal(count_lines(out, "probes off"), 1);
@@ -156,7 +157,7 @@ static void test_on_exits_2(void **state)
 	}
 	unlink(out_path);
 	assert_int_equal(run_collect("", "--probes on -t 0.3", out, sizeof(out)), 2);
-	snprintf(line, sizeof(line), "ucval collect: --probes on: %s\n", why);
+	an_test_fmt(line, sizeof(line), "ucval collect: --probes on: %s\n", why);
 	if (strcmp(out, line))
 		fail_msg("wanted '%s', got:\n%s", line, out);
 	assert_int_equal(stat(out_path, &st), -1);
@@ -231,7 +232,7 @@ static void test_pelt_probes_recorded(void **state)
 	/* one clock: the two streams interleave, not one after the other */
 	if (runs[0] < 4)
 		fail_msg("probe and kernel events in %u runs only", runs[0]);
-	snprintf(cmd, sizeof(cmd), "trace-cmd report -i '%s' 2>/dev/null | grep -c '^probes:'",
+	an_test_fmt(cmd, sizeof(cmd), "trace-cmd report -i '%s' 2>/dev/null | grep -c '^probes:'",
 		 out_path);
 	if (!system("command -v trace-cmd >/dev/null 2>&1")) {
 		FILE *p = popen(cmd, "r");
