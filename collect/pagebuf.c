@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "collect/pagebuf.h"
+#include "lib/tmpfile.h"
 
 #define PAGE_HDR	16u		/* u64 timestamp, u64 commit */
 #define LOST_LEN	8u		/* missed count stored after the data */
@@ -44,24 +45,6 @@ struct col_pagebuf {
 	int *fds;
 };
 
-static int open_tmp(const char *dir)
-{
-	char *path = NULL;
-	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-
-	if (fd >= 0)
-		return fd;
-	if (asprintf(&path, "%s/ucval-probes.XXXXXX", dir) < 0)
-		return -ENOMEM;
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0)
-		fd = -errno;
-	else
-		unlink(path);
-	free(path);
-	return fd;
-}
-
 int col_pagebuf_open(unsigned int nr_cpus, unsigned int page_size, const char *tmpdir,
 		     struct col_pagebuf **out, struct an_diag *d)
 {
@@ -86,7 +69,7 @@ int col_pagebuf_open(unsigned int nr_cpus, unsigned int page_size, const char *t
 	for (unsigned int c = 0; c < nr_cpus; c++)
 		b->cpu[c].fd = -1;
 	for (unsigned int c = 0; c < nr_cpus; c++) {
-		b->cpu[c].fd = open_tmp(tmpdir);
+		b->cpu[c].fd = an_tmpfile(tmpdir, "ucval-probes");
 		b->cpu[c].page = malloc(page_size);
 		if (b->cpu[c].fd < 0 || !b->cpu[c].page) {
 			int err = b->cpu[c].fd < 0 ? b->cpu[c].fd : -ENOMEM;

@@ -23,6 +23,7 @@
 
 #include "collect/record.h"
 #include "collect/recmeta.h"
+#include "lib/tmpfile.h"
 
 #define WAKE_PERCENT	"25"	/* buffer_percent: wake the reader at a quarter full */
 #define STATS_LEN	64	/* "per_cpu/cpuNNNN/stats" */
@@ -51,25 +52,6 @@ struct col_record {
 	struct col_dat_instance extra;
 	bool has_extra;
 };
-
-static int open_tmp(const char *dir)
-{
-	char *path = NULL;
-	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-
-	if (fd >= 0)
-		return fd;
-	/* Filesystems without O_TMPFILE: create, then unlink at once. */
-	if (asprintf(&path, "%s/ucval-cpu.XXXXXX", dir) < 0)
-		return -ENOMEM;
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0)
-		fd = -errno;
-	else
-		unlink(path);
-	free(path);
-	return fd;
-}
 
 static int write_setting(struct col_record *rec, const char *file, const char *value,
 			 struct an_diag *d)
@@ -137,7 +119,7 @@ static int open_cpus(struct col_record *rec, const char *tmpdir, struct an_diag 
 		rc->tcpu = tracefs_cpu_alloc_fd(rc->raw_fd, (int)rec->page_size, true);
 		if (!rc->tcpu)
 			return an_diag_fail(d, -ENOMEM, "cannot set up the reader of cpu %u", c);
-		rc->file_fd = open_tmp(tmpdir);
+		rc->file_fd = an_tmpfile(tmpdir, "ucval-cpu");
 		if (rc->file_fd < 0)
 			return an_diag_fail(d, rc->file_fd, "cannot create a temporary file in "
 					    "'%s': %s", tmpdir, strerror(-rc->file_fd));
