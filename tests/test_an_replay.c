@@ -684,6 +684,39 @@ static const struct {
 	     MARK("2.00001", "setattr pid=5 util_min=512 util_max=512 flags=0x78 ret=0")
 	     "x-1 [000] 3.0: uclamp_task_eff: pid=5 comm=w clamp_id=0 value=512 effective=512 bucket_id=2\n",
 	  AN_PASS, 0, 0, false, NULL },
+	/* pid 100 (SCHED_FIFO, min 200 max 600) forks 101 */
+	{ "MA7: reset_on_fork, the kernel kept the parent's min", AN_CHECK_TASK_EFFECTIVE,
+	  ML MARK("1.000100", "task pid=100 policy=SCHED_FIFO util_min=200 util_max=600 reset_on_fork=1")
+	     "x-1 [000] 2.0: sched_process_fork: comm=p pid=100 child_comm=c child_pid=101\n"
+	     "x-1 [000] 2.1: uclamp_task_eff: pid=101 comm=c clamp_id=0 value=200 effective=200 bucket_id=0\n"
+	     "x-1 [000] 2.2: uclamp_task_eff: pid=101 comm=c clamp_id=0 value=200 effective=200 bucket_id=0\n",
+	  AN_FAIL, 1, 0, false, "MA7" },
+	{ "MA7: reset_on_fork, the child has no request", AN_CHECK_TASK_EFFECTIVE,
+	  ML MARK("1.000100", "task pid=100 policy=SCHED_FIFO util_min=200 util_max=600 reset_on_fork=1")
+	     "x-1 [000] 2.0: sched_process_fork: comm=p pid=100 child_comm=c child_pid=101\n"
+	     "x-1 [000] 2.1: uclamp_task_eff: pid=101 comm=c clamp_id=0 value=0 effective=0 bucket_id=0\n"
+	     "x-1 [000] 2.1: uclamp_task_eff: pid=101 comm=c clamp_id=1 value=1024 effective=1024 bucket_id=4\n",
+	  AN_PASS, 0, 0, false, NULL },
+	{ "MA7: the child inherited max 600, the kernel shows 1024", AN_CHECK_TASK_EFFECTIVE,
+	  ML MARK("1.000100", "task pid=100 policy=SCHED_FIFO util_min=200 util_max=600")
+	     "x-1 [000] 2.0: sched_process_fork: comm=p pid=100 child_comm=c child_pid=101\n"
+	     "x-1 [000] 2.1: uclamp_task_eff: pid=101 comm=c clamp_id=1 value=1024 effective=1024 bucket_id=4\n",
+	  AN_FAIL, 1, 0, false, "MA7" },
+	{ "MA7: a request after the fork is the kernel's to say", AN_CHECK_TASK_EFFECTIVE,
+	  ML MARK("1.000100", "task pid=100 util_max=600")
+	     "x-1 [000] 2.0: sched_process_fork: comm=p pid=100 child_comm=c child_pid=101\n"
+	     MARK("2.05", "setattr pid=101 util_max=300 flags=0x40 ret=0")
+	     "x-1 [000] 2.1: uclamp_task_eff: pid=101 comm=c clamp_id=1 value=300 effective=300 bucket_id=1\n",
+	  AN_PASS, 0, 0, false, NULL },
+	/* the scenario writes its setattr marker after the call: the kernel
+	 * shows the new request first (make check-kernel, changes phase) */
+	{ "MA7: only the child's first showing is the fork's", AN_CHECK_TASK_EFFECTIVE,
+	  ML MARK("1.000100", "task pid=100 util_min=0 util_max=1024")
+	     "x-1 [000] 2.0: sched_process_fork: comm=p pid=100 child_comm=c child_pid=101\n"
+	     "x-1 [000] 2.1: uclamp_task_eff: pid=101 comm=c clamp_id=0 value=0 effective=0 bucket_id=0\n"
+	     "x-1 [000] 2.2: uclamp_task_eff: pid=101 comm=c clamp_id=0 value=800 effective=800 bucket_id=3\n"
+	     MARK("2.21", "setattr pid=101 util_min=800 flags=0x38 ret=0"),
+	  AN_PASS, 0, 0, false, NULL },
 	{ "MT1: known task, wrong effective", AN_CHECK_TASK_EFFECTIVE,
 	  ML MARK("1.000100", "task pid=5 util_max=300")
 	     "x-1 [000] 2.0: uclamp_task_eff: pid=5 comm=w clamp_id=1 value=300 effective=1024 bucket_id=4\n",

@@ -18,7 +18,9 @@
  *  - different otherwise, or the request could not be given to the model,
  *    or v3 seed state is undefined: UNDECIDED window (may hide a failure).
  * The event's group_id/bucket_id is not compared: slot numbers depend on
- * allocations made before the trace began.
+ * allocations made before the trace began. The event's request (value) is
+ * compared only where the model derived it itself: at a fork (MA7), until
+ * anything else sets it; a difference is a FAIL of that event alone.
  *
  * A group write in progress (mainline MT5/MR5, the kernel's
  * cpu_util_update_eff()): the kernel walks the written group's subtree top
@@ -117,6 +119,39 @@ static void make_window(struct an_window *w, const struct an_replay *r,
 		 id == MODEL_UCLAMP_MIN ? "min" : "max", pid, observed, expected);
 }
 
+/*
+ * The kernel's own request of @pid's clamp @id contradicted the
+ * one the model derived at the task's fork (MA7: inherited, or none() with
+ * reset_on_fork) and held since: a FAIL of this event alone. The replay has
+ * taken the kernel's request by now, so the effective values that follow
+ * are judged on it.
+ */
+static void fork_req_fail(struct an_keyed *k, const struct an_replay *r,
+			  const struct an_event *ev, int pid, int id)
+{
+	unsigned int observed = r->step.fork_req_kernel;
+	struct an_win_track tr = { 0 };
+	struct an_window w = {
+		.check = AN_CHECK_TASK_EFFECTIVE, .cpu = -1, .pid = pid,
+		.ts_start_ns = ev->ts_ns, .rule = "MA7",
+		.expected = r->step.fork_req_model, .observed = observed,
+	};
+	char text[AN_WINDOW_EXPLAIN_LEN];
+	size_t at = 0;
+
+	k->res->stats[AN_CHECK_TASK_EFFECTIVE].n_checked++;
+	an_cover_count(k->res, AN_CHECK_TASK_EFFECTIVE, r->variant, "MA7");
+	snprintf(w.message, sizeof(w.message),
+		 "request uclamp_%s of pid %d after its fork: kernel %u, model %d",
+		 id == MODEL_UCLAMP_MIN ? "min" : "max", pid, observed, r->step.fork_req_model);
+	text[0] = '\0';
+	an_explain_line(text, sizeof(text), &at, "MA7", "request after fork",
+			r->step.fork_req_model);
+	an_win_observe(k->res, &tr, &w);
+	an_win_set_explain(&tr, text);
+	an_win_close(k->res, &tr, ev->ts_ns);
+}
+
 /* Judge the kernel's effective value @observed of @pid's clamp @id. */
 static int judge(struct an_keyed *k, struct an_replay *r, const struct an_event *ev, int pid,
 		 int id, unsigned int observed)
@@ -130,6 +165,8 @@ static int judge(struct an_keyed *k, struct an_replay *r, const struct an_event 
 		return 0;
 	k->res->stats[AN_CHECK_TASK_EFFECTIVE].has_input = true;
 	t = an_replay_task(r, pid);
+	if (t && r->step.fork_req_model >= 0 && r->step.fork_req_id == id)
+		fork_req_fail(k, r, ev, pid, id);
 	ent = an_wintab_get(k->open, (uint64_t)pid * 2 + (uint64_t)id, true);
 	if (!ent)
 		return -ENOMEM;

@@ -288,7 +288,9 @@ static int on_uclamp_request(struct an_replay *r, const struct an_event *ev)
 /*
  * uclamp_task_eff shows the task's own request (value): when the model
  * holds another one, the kernel is right about what was asked, so the
- * model is given that request (VT1/MT1 are then checked on it). The
+ * model is given that request (VT1/MT1 are then checked on it). Only a
+ * request the model derived at a fork is its own answer (MA7), at the
+ * child's first showing: the step keeps it for task_effective to judge. The
  * request is @value when @has_value, the kernel's effective value
  * @effective when @has_effective.
  */
@@ -299,6 +301,7 @@ static int learn(struct an_replay *r, int pid, const char *comm, int id, bool ha
 		.size = MODEL_SCHED_ATTR_SIZE_VER1, .policy = -1,
 		.util_min = 0, .util_max = abi_max(r),
 	};
+	bool is_first_shown;
 	struct an_task *t;
 	int ret;
 
@@ -309,6 +312,7 @@ static int learn(struct an_replay *r, int pid, const char *comm, int id, bool ha
 		return -ENOMEM;
 	if (t->mt.is_dead || value > MODEL_SCALE)
 		return 0;
+	is_first_shown = t->eff_seen[id] < 0;
 	if (has_effective) {
 		if (t->eff_seen[id] >= 0 && t->eff_seen[id] != (int)effective && t->mt.cpu >= 0)
 			r->step.applied_cpu = t->mt.cpu;
@@ -319,6 +323,16 @@ static int learn(struct an_replay *r, int pid, const char *comm, int id, bool ha
 	if (t->mt.req[id].value == (int)value) {
 		t->is_req_known[id] = true;
 		return 0;
+	}
+	/*
+	 * The fork gave it another request (MA7). Judged at the child's first
+	 * showing only, its enqueue by wake_up_new_task(): a later one may
+	 * follow a sched_setattr whose marker comes after the call.
+	 */
+	if (t->is_req_forked[id] && is_first_shown && has_effective) {
+		r->step.fork_req_model = t->mt.req[id].value;
+		r->step.fork_req_id = id;
+		r->step.fork_req_kernel = value;
 	}
 	t->is_req_forked[MODEL_UCLAMP_MIN] = t->is_req_forked[MODEL_UCLAMP_MAX] = false;
 	attr.flags = clamp_flag(r, id) | keep_flags(r);

@@ -86,6 +86,7 @@ void an_replay_step_clear(struct an_replay *r)
 	memset(&r->step, 0, offsetof(struct an_replay_step, issues));
 	r->step.limits_policy = -1;
 	r->step.applied_cpu = -1;
+	r->step.fork_req_model = -1;
 }
 
 void an_replay_eval(struct an_replay *r, int cpu)

@@ -375,6 +375,11 @@ struct an_replay_req {
  * @is_learnt: this event taught the replay a task's request
  *	       (uclamp_task_eff value differing from the model's)
  * @learn_ret: model_setattr()'s return for that lesson
+ * @fork_req_model: when a lesson contradicted a request the model derived
+ *		    itself at a fork (MA7) and held unchanged since, the model's
+ *		    request value it replaced; -1 otherwise
+ * @fork_req_id: the clamp id of that request
+ * @fork_req_kernel: the kernel's request value the event showed
  * @applied_cpu: the CPU of a queued task whose effective clamp this
  *		 uclamp_task_eff shows changed: the kernel applies a clamp
  *		 change to that runqueue now (a group write reaches the task's
@@ -396,6 +401,9 @@ struct an_replay_step {
 	bool has_req;
 	bool is_learnt;
 	int learn_ret;
+	int fork_req_model;
+	int fork_req_id;
+	unsigned int fork_req_kernel;
 	int applied_cpu;
 	/* not cleared per event: see above */
 	struct an_integrity_issue issues[AN_REPLAY_MAX_ISSUES];

@@ -565,7 +565,7 @@ cmd_run() {
 }
 
 cmd_all() {
-	local t0 t1 broken p dir status=0 caught=0 nr=0
+	local t0 t1 broken p dir status=0 caught=0 nr=0 missed="" good_says
 
 	t0=$(now)
 	ensure_pkgs
@@ -594,12 +594,16 @@ cmd_all() {
 	boot_guest "$GOOD_DIR/bzImage" "$dir" || die "guest run failed"
 	analyze "$dir" || die "analyze of the kernel under test failed"
 	if judge_good "$dir"; then
-		log "kernel under test: no FAIL (analyze status $ANALYZE_RC; $dir/analyze.txt)"
+		good_says="no FAIL"
 	else
-		log "kernel under test: FAILED (analyze status $ANALYZE_RC; $dir/analyze.txt)"
+		good_says="FAILED"
 		status=1
 	fi
-	judge_coverage "$dir" || status=1
+	log "kernel under test: $good_says (analyze status $ANALYZE_RC; $dir/analyze.txt)"
+	if ! judge_coverage "$dir"; then
+		good_says="$good_says, coverage gate failed"
+		status=1
+	fi
 	for p in $broken; do
 		nr=$((nr + 1))
 		log "broken: $(basename "$p") ($(sed -n 's/^Subject: //p' "$p" | head -1))"
@@ -609,10 +613,13 @@ cmd_all() {
 		if judge_broken "$dir" "$p"; then
 			caught=$((caught + 1))
 		else
+			missed="$missed $(basename "$p" .patch)"
 			status=1
 		fi
 	done
-	log "broken patches caught: $caught of $nr"
+	# The verdict again at the end, where a log cut to its tail still shows it.
+	log "kernel under test: $good_says"
+	log "broken patches caught: $caught of $nr${missed:+; not caught:$missed}"
 	log "total $(( $(now) - t0 )) s (builds $(( t1 - t0 )) s)"
 	return $status
 }
