@@ -7,7 +7,8 @@
  * `trace-cmd report` must show both; ucval's trace.dat readers (pages,
  * kbuffer and libtracecmd) must give the records of both merged by
  * timestamp, the top instance first on a tie, and a probe loss as a
- * lost_events event where the page that reports it starts.
+ * lost_events event where the page that reports it starts, or after the
+ * CPU's last record when an empty page reports it.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -78,8 +79,14 @@ static const struct fixed trace[] = {
 	{ 0, 0, T0 + 500, 0, 0 },
 };
 
-/* The order every reader must give: the index in trace[], -1 for the loss. */
-static const int merged[] = { 0, 1, 2, 3, 5, 4, -1, 6, 7 };
+/* Probe records CPU 1 loses after its last one (an empty page reports them). */
+#define TAIL_LOST	5
+
+/*
+ * The order every reader must give: the index in trace[], -1 for the loss
+ * before trace[6], -2 for the tail loss, stamped with CPU 1's last record.
+ */
+static const int merged[] = { 0, 1, 2, 3, 5, 4, -1, 6, -2, 7 };
 
 static void put_wakeup(struct col_pagebuf *b, const struct fixed *f, int pid)
 {
@@ -145,6 +152,7 @@ static void write_trace(const char *path)
 		else
 			put_wakeup(top, &trace[i], 100 + (int)i);
 	}
+	col_pagebuf_lost(probes, 1, TAIL_LOST);
 	assert_int_equal(col_pagebuf_finish(top, &top_fds), 0);
 	assert_int_equal(col_pagebuf_finish(probes, &probe_fds), 0);
 	inst = (struct col_dat_instance){ COL_PROBEFMT_INSTANCE, probe_fds };
@@ -199,16 +207,21 @@ static void test_readers_merge(void **state)
 			if (strcmp(ev.name, expected_name(want)))
 				fail_msg("reader %zu, record %zu: %s, not %s", k, n, ev.name,
 					 expected_name(want));
-			if (want >= 0)
+			if (want >= 0) {
 				assert_int_equal(ev.ts_ns, trace[want].ts);
-			else
+			} else if (want == -1) {
 				assert_int_equal(ev.lost.count, 7);
+			} else {
+				assert_int_equal(ev.lost.count, TAIL_LOST);
+				assert_int_equal(ev.cpu, 1);
+				assert_int_equal(ev.ts_ns, trace[6].ts);
+			}
 			n++;
 		}
 		if (rc < 0)
 			fail_msg("reader %zu: %s", k, d.message);
 		assert_int_equal(n, ARRAY_SIZE(merged));
-		assert_int_equal(an_reader_info(r)->nr_lost, 7);
+		assert_int_equal(an_reader_info(r)->nr_lost, 7 + TAIL_LOST);
 		an_reader_close(r);
 	}
 	an_reader_set_dat_reader(AN_DAT_PAGES);

@@ -1381,6 +1381,57 @@ static int find_unplaced(struct dat *t)
 	return 0;
 }
 
+static int cmp_tail(const void *a, const void *b)
+{
+	const struct an_datcheck_tail_loss *x = a, *y = b;
+
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/*
+ * The last page of each uncompressed range, when it holds no event but a
+ * missed-events count (an_datcheck_tail_loss): one header read a range.
+ * A page whose count is not stored is left alone (trace_integrity has
+ * nothing to count).
+ */
+static int find_tail_lost(struct dat *t)
+{
+	struct an_datcheck *o = t->out;
+	unsigned char buf[DAT_PAGE_HDR];
+	size_t alloc = 0;
+
+	for (size_t k = 0; k < o->nr_ranges; k++) {
+		const struct an_datcheck_range *c = &o->ranges[k];
+		uint64_t last, commit, ts;
+		int64_t at;
+
+		if (c->is_compressed || c->size < 8u + t->commit_size)
+			continue;
+		last = c->off + (c->size - 1) / t->page_size * t->page_size;
+		if (c->off + c->size - last < 8u + t->commit_size ||
+		    !peek(t, last, buf, 8 + t->commit_size))
+			continue;
+		ts = an_datfile_num(&t->f, buf, 8);
+		commit = an_datfile_num(&t->f, buf + 8, t->commit_size);
+		at = lost_count_at(t, commit);
+		if ((commit & AN_DATCHECK_COMMIT_MASK) || at <= 0 ||
+		    last + (uint64_t)at + t->commit_size > c->off + c->size ||
+		    !peek(t, last + (uint64_t)at, buf, t->commit_size))
+			continue;
+		if (AN_VEC_GROW(o->tail_lost, o->nr_tail_lost + 1, alloc))
+			return an_diag_fail(t->f.d, -ENOMEM, "out of memory");
+		o->tail_lost[o->nr_tail_lost++] = (struct an_datcheck_tail_loss){
+			.cpu = c->cpu, .ts_ns = ts,
+			.count = an_datfile_num(&t->f, buf, t->commit_size),
+		};
+	}
+	if (o->nr_tail_lost > 1)
+		qsort(o->tail_lost, o->nr_tail_lost, sizeof(*o->tail_lost), cmp_tail);
+	return 0;
+}
+
 /*
  * The bytes an edit changes must not be CPU data: libtracecmd would read
  * the changed bytes as pages nothing checked (a damaged file only).
@@ -1524,6 +1575,8 @@ int an_datcheck_run(const char *path, bool want_pages, struct an_datcheck *out,
 	if (!err)
 		err = find_unplaced(&t);
 	if (!err)
+		err = find_tail_lost(&t);
+	if (!err)
 		mark_unread(&t);
 
 out_close:
@@ -1624,6 +1677,9 @@ void an_datcheck_free(struct an_datcheck *chk)
 	free(chk->unplaced);
 	chk->unplaced = NULL;
 	chk->nr_unplaced = 0;
+	free(chk->tail_lost);
+	chk->tail_lost = NULL;
+	chk->nr_tail_lost = 0;
 	for (size_t i = 0; i < chk->nr_edits; i++)
 		free(chk->edits[i].bytes);
 	free(chk->edits);

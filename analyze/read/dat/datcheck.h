@@ -66,6 +66,25 @@ struct an_datcheck_loss {
 };
 
 /**
+ * struct an_datcheck_tail_loss - events a CPU lost after its last record
+ * @cpu: the CPU
+ * @ts_ns: the timestamp of the page that reports them: no earlier than
+ *	   that CPU's last record (collect/pagebuf.c stamps it so)
+ * @count: how many the page's missed-events count says
+ *
+ * The kernel never hands out a page without events, but a writer that
+ * counts losses beside the ring buffer (`ucval collect --probes`) ends a
+ * CPU's data with an empty page whose only content is that count. kbuffer
+ * and libtracecmd (libtraceevent 1.7.1, trace-cmd 3.1.6) skip a page
+ * without events, its count with it, so datcheck finds such a page itself.
+ */
+struct an_datcheck_tail_loss {
+	int cpu;
+	uint64_t ts_ns;
+	uint64_t count;
+};
+
+/**
  * struct an_datcheck_edit - a change libtracecmd must read in a copy of the
  * file (an_datcheck_copy())
  * @off: file offset of the bytes @bytes replace, or (@is_append) of the
@@ -106,6 +125,9 @@ struct an_datcheck_edit {
  * @unplaced: losses no page places (the kernel counted them in commit
  *	      overruns, dropped events, or in no page read); NULL when none
  * @nr_unplaced: their number
+ * @tail_lost: the empty last pages of uncompressed ranges that report
+ *	       losses, by timestamp; NULL when none
+ * @nr_tail_lost: their number
  * @nr_lost_before: overwritten events the statistics count that the buffer
  *		    had reported to an earlier reader: older than the file, in
  *		    no window (datcheck.c lost_before())
@@ -139,6 +161,8 @@ struct an_datcheck {
 	int nr_buffers;
 	struct an_datcheck_loss *unplaced;
 	size_t nr_unplaced;
+	struct an_datcheck_tail_loss *tail_lost;
+	size_t nr_tail_lost;
 	uint64_t nr_lost_before;
 	unsigned int nr_cpus_read_before;
 	struct an_datcheck_edit *edits;

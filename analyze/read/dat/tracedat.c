@@ -129,6 +129,7 @@ struct an_tracedat {
 	int held_inst;			/* its instance (lib_next()) */
 	bool is_held_lost;		/* its page's LOST_EVENTS are still to go */
 	size_t nr_unplaced_sent;	/* chk.unplaced given as LOST_EVENTS */
+	size_t nr_tail_sent;		/* chk.tail_lost given as LOST_EVENTS */
 	unsigned long long nr_records;
 	int copy_fd;			/* the copy libtracecmd reads, or -1 (datcheck.h) */
 	bool is_swap;			/* the file's byte order is not the host's */
@@ -1022,6 +1023,34 @@ static void lost_event(const struct an_tracedat *t, struct an_event *ev,
 	ev->lost.count = count;
 }
 
+/*
+ * The next loss after a CPU's last record (an_datcheck_tail_loss) into
+ * @ev when it comes before @rec (a tie goes to the record: the loss
+ * followed its CPU's last record), or at the end when @rec is NULL.
+ * Return: 1 when @ev holds it, else 0.
+ */
+static int tail_lost_event(struct an_tracedat *t, struct an_event *ev,
+			   const struct tep_record *rec)
+{
+	const struct an_datcheck_tail_loss *l;
+
+	if (t->nr_tail_sent >= t->chk.nr_tail_lost)
+		return 0;
+	l = &t->chk.tail_lost[t->nr_tail_sent];
+	if (rec && l->ts_ns >= rec->ts)
+		return 0;
+	t->nr_tail_sent++;
+	memset(ev, 0, sizeof(*ev));
+	ev->type = AN_EV_LOST_EVENTS;
+	ev->name = "lost_events";
+	ev->ts_ns = l->ts_ns;
+	ev->cpu = l->cpu;
+	ev->pid = -1;
+	ev->pos = t->nr_records;
+	ev->lost.count = l->count;
+	return 1;
+}
+
 /**
  * an_tracedat_next() - decode the next record, all CPUs merged by timestamp
  * @t: reader
@@ -1047,20 +1076,28 @@ int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag 
 	if (!rec) {
 		if (t->pages) {
 			err = an_datpages_next(t->pages, &rec, d);
-			if (err <= 0)
+			if (err < 0)
 				return err;
+			if (!err)
+				rec = NULL;
 		} else {
 			rec = lib_next(t, &inst);
-			if (!rec)
-				return 0;
-			err = check_forward(t, rec, inst, d);
+			err = rec ? check_forward(t, rec, inst, d) : 0;
 			if (err) {
 				tracecmd_free_record(rec);
 				return err;
 			}
 		}
+		if (!rec)
+			return tail_lost_event(t, ev, NULL);
 		t->nr_records++;
 		t->is_held_lost = rec->missed_events != 0;
+	}
+	/* losses after a CPU's last record, in time order with the records */
+	if (tail_lost_event(t, ev, rec)) {
+		t->held = rec;
+		t->held_inst = inst;
+		return 1;
 	}
 	/* losses no page places first, stamped with the first record */
 	if (t->nr_unplaced_sent < t->chk.nr_unplaced) {
