@@ -843,15 +843,17 @@ static void phase_sysctl(void)
  * stays counted with the old default when it changes: the kernel updates
  * requests, not counted values. rtd-free and rtd-own wait blocked through
  * the write: rtd-free's min follows the new default 0, so its CPU follows
- * its utilization instead of the highest OPP (MS2) through bursts of 30 ms
- * (schedutil evaluates at the RT enqueue and dequeue; util_rt climbs from
- * about 120 to 550 in each), rtd-own keeps its own min 300.
+ * its utilization instead of the highest OPP (MS2) through bursts of 50 ms
+ * every 150 ms (schedutil evaluates at the RT enqueue and dequeue; util_rt
+ * climbs from about 80 to 700 in each, below the 737 of the highest OPP's
+ * threshold, so the whole burst, not only what outlasts the grace window,
+ * tells the two apart), rtd-own keeps its own min 300.
  */
 static void phase_rt_default(void)
 {
 	static const struct work w[] = {
 		{ "rtd-busy", 1, 400000, 400000, 400, 0, 0 },
-		{ "rtd-free", 0, 30000, 100000, 400, 0, 0 },
+		{ "rtd-free", 0, 50000, 150000, 600, 0, 0 },
 		{ "rtd-own", 1, 2000, 10000, 400, 0, 0 },
 	};
 	struct worker wk[3];
