@@ -13,6 +13,7 @@
 
 #define COL_PROBE_COMM_LEN	16	/* TASK_COMM_LEN */
 #define COL_PROBE_PATH_LEN	8	/* "/": the root cfs_rq only */
+#define COL_PROBE_TG_PATH_LEN	48	/* a cgroup path; longer ones are cut */
 
 /* Which event a ring-buffer record is (enum col_probe_ev values). */
 enum col_probe_ev {
@@ -23,6 +24,8 @@ enum col_probe_ev {
 	COL_PROBE_UTIL_EST_CFS,
 	COL_PROBE_UTIL_EST_SE,
 	COL_PROBE_CAPACITY,
+	COL_PROBE_TG,
+	COL_PROBE_SCHED_UTIL,
 	COL_PROBE_NR_EV,
 };
 
@@ -85,6 +88,23 @@ struct col_probe_capacity {
 	__u64 capacity;
 };
 
+struct col_probe_tg {
+	char path[COL_PROBE_TG_PATH_LEN];
+	__s32 clamp_id;
+	__u32 value;
+	__u32 effective;
+};
+
+struct col_probe_sched_util {
+	__s32 cpu;
+	__u32 util_cfs;
+	__u32 util_rt;
+	__u32 util_clamp;
+	__u32 util_max;
+	__u32 pad;
+	__s64 time;
+};
+
 /**
  * struct col_probe_rec - one ring-buffer record
  * @ts: bpf_ktime_get_ns() (CLOCK_MONOTONIC), the instance's "mono" clock
@@ -109,6 +129,8 @@ struct col_probe_rec {
 		struct col_probe_util_est_cfs util_est_cfs;
 		struct col_probe_util_est_se util_est_se;
 		struct col_probe_capacity capacity;
+		struct col_probe_tg tg;
+		struct col_probe_sched_util sched_util;
 	} u;
 };
 

@@ -29,8 +29,10 @@
 #define ID_UTIL_EST_CFS	65404
 #define ID_UTIL_EST_SE	65405
 #define ID_CAPACITY	65406
+#define ID_TG		65407
+#define ID_SCHED_UTIL	65408
 
-_Static_assert(ID(COL_PROBE_CAPACITY) == ID_CAPACITY, "ids follow enum col_probe_ev");
+_Static_assert(ID(COL_PROBE_SCHED_UTIL) == ID_SCHED_UTIL, "ids follow enum col_probe_ev");
 
 static const char fmt_util_cfs[] = HEAD("uclamp_util_cfs", ID_UTIL_CFS)
 	F("int cpu", 8, 4, 1) F("unsigned long util_avg", 16, 8, 0)
@@ -75,24 +77,40 @@ static const char fmt_capacity[] = HEAD("sched_cpu_capacity", ID_CAPACITY)
 	F("int cpu", 8, 4, 1) F("unsigned long capacity", 16, 8, 0)
 	"\nprint fmt: \"cpu=%d capacity=%lu\", REC->cpu, REC->capacity\n";
 
+static const char fmt_tg[] = HEAD("uclamp_tg", ID_TG)
+	F("char path[48]", 8, 48, 0) F("int clamp_id", 56, 4, 1)
+	F("unsigned int value", 60, 4, 0) F("unsigned int effective", 64, 4, 0)
+	"\nprint fmt: \"path=%s clamp_id=%d value=%u effective=%u\", REC->path, "
+	"REC->clamp_id, REC->value, REC->effective\n";
+
+static const char fmt_sched_util[] = HEAD("schedutil_util", ID_SCHED_UTIL)
+	F("int cpu", 8, 4, 1) F("unsigned int util_cfs", 12, 4, 0)
+	F("unsigned int util_rt", 16, 4, 0) F("unsigned int util_clamp", 20, 4, 0)
+	F("unsigned int util_max", 24, 4, 0) F("s64 time", 32, 8, 1)
+	"\nprint fmt: \"cpu=%d util_cfs=%u util_rt=%u util_clamp=%u util_max=%u time=%lld\", "
+	"REC->cpu, REC->util_cfs, REC->util_rt, REC->util_clamp, REC->util_max, REC->time\n";
+
 #define BLOB(s)	{ s, sizeof(s) - 1 }
 
 /* by enum col_probe_ev */
 static const struct col_dat_blob formats[] = {
 	BLOB(fmt_util_cfs), BLOB(fmt_util_se), BLOB(fmt_task_eff), BLOB(fmt_pelt_cfs),
-	BLOB(fmt_util_est_cfs), BLOB(fmt_util_est_se), BLOB(fmt_capacity),
+	BLOB(fmt_util_est_cfs), BLOB(fmt_util_est_se), BLOB(fmt_capacity), BLOB(fmt_tg),
+	BLOB(fmt_sched_util),
 };
 
 static const char *const names[] = {
 	"uclamp_util_cfs", "uclamp_util_se", "uclamp_task_eff", "sched_pelt_cfs",
-	"sched_util_est_cfs", "sched_util_est_se", "sched_cpu_capacity",
+	"sched_util_est_cfs", "sched_util_est_se", "sched_cpu_capacity", "uclamp_tg",
+	"schedutil_util",
 };
 
 static const unsigned int sizes[] = {
 	sizeof(struct col_probe_util_cfs), sizeof(struct col_probe_util_se),
 	sizeof(struct col_probe_task_eff), sizeof(struct col_probe_pelt_cfs),
 	sizeof(struct col_probe_util_est_cfs), sizeof(struct col_probe_util_est_se),
-	sizeof(struct col_probe_capacity),
+	sizeof(struct col_probe_capacity), sizeof(struct col_probe_tg),
+	sizeof(struct col_probe_sched_util),
 };
 
 _Static_assert(ARRAY_SIZE(formats) == COL_PROBE_NR_EV, "a format per event");
@@ -102,6 +120,9 @@ _Static_assert(offsetof(struct col_probe_util_se, uclamp_max) + 8 == 52, "util_s
 _Static_assert(offsetof(struct col_probe_util_est_se, util) + 8 == 40, "util_est_se layout");
 _Static_assert(offsetof(struct col_probe_util_est_cfs, util) + 8 == 32, "util_est_cfs layout");
 _Static_assert(offsetof(struct col_probe_pelt_cfs, util) + 8 == 24, "pelt_cfs layout");
+_Static_assert(offsetof(struct col_probe_tg, effective) + 8 == 64, "tg layout");
+_Static_assert(COL_PROBE_TG_PATH_LEN == 48, "the tg format says path[48]");
+_Static_assert(offsetof(struct col_probe_sched_util, time) + 8 == 32, "sched_util layout");
 
 static const struct col_dat_system probe_system = {
 	.name = COL_PROBEFMT_SYSTEM, .formats = formats, .nr = COL_PROBE_NR_EV,

@@ -27,6 +27,16 @@
 #define RING_MIN	4096u		/* one page: the smallest BPF ring buffer */
 #define RING_MAX	(1ULL << 30)
 
+/*
+ * The programs tried, most first: a kernel that refuses some (an attach
+ * point optimized into another form, no BPF trampolines) gets the next set.
+ */
+enum probe_set {
+	PROBES_ALL,		/* with the programs of drop_extra() */
+	PROBES_NO_EXTRA,	/* without them */
+	PROBES_NO_FEXIT,	/* tracepoints only */
+};
+
 struct col_probes {
 	struct ucprobes *skel;
 	struct ring_buffer *ring;
@@ -34,6 +44,7 @@ struct col_probes {
 	unsigned int nr_cpus;
 	uint64_t nr_events, nr_lost;
 	int err;		/* first failure of the sample callback */
+	enum probe_set set;	/* the programs loaded */
 	bool is_fexit_off;	/* the kernel refused the fexit programs */
 	bool has_uclamp;	/* rq.uclamp in the kernel's BTF */
 	uint64_t read_from_ns;	/* CLOCK_MONOTONIC: the ring is read from then on */
@@ -152,6 +163,18 @@ static uint64_t ring_size(uint64_t want)
 }
 
 /*
+ * The programs on static functions of the scheduler and schedutil: the
+ * cgroup clamp writes (CONFIG_UCLAMP_TASK_GROUP) and schedutil_util. Some
+ * kernels list such a function in BTF but refuse to attach to it (-EBUSY).
+ */
+static void drop_extra(struct ucprobes *s)
+{
+	bpf_program__set_autoload(s->progs.ucp_tg_walk, false);
+	bpf_program__set_autoload(s->progs.ucp_tg_walk_end, false);
+	bpf_program__set_autoload(s->progs.ucp_sugov_util, false);
+}
+
+/*
  * Programs whose attach point this kernel lacks (enqueue_task_rt inlined,
  * a bare tracepoint missing) are not loaded: the others still run.
  */
@@ -162,6 +185,7 @@ static void drop_missing(struct ucprobes *s, const struct btf *btf)
 		{ "enqueue_task_rt", offsetof(struct ucprobes, progs.ucp_enqueue_rt) },
 		{ "dequeue_task_fair", offsetof(struct ucprobes, progs.ucp_dequeue_fair) },
 		{ "dequeue_task_rt", offsetof(struct ucprobes, progs.ucp_dequeue_rt) },
+		{ "sugov_get_util", offsetof(struct ucprobes, progs.ucp_sugov_util) },
 	};
 	static const struct { const char *tp; size_t off; } tps[] = {
 		{ "btf_trace_pelt_cfs_tp", offsetof(struct ucprobes, progs.ucp_pelt_cfs) },
@@ -174,6 +198,10 @@ static void drop_missing(struct ucprobes *s, const struct btf *btf)
 		if (btf__find_by_name_kind(btf, fns[i].fn, BTF_KIND_FUNC) < 0)
 			bpf_program__set_autoload(*(struct bpf_program **)((char *)s + fns[i].off),
 						  false);
+	if (btf__find_by_name_kind(btf, "cpu_util_update_eff", BTF_KIND_FUNC) < 0) {
+		bpf_program__set_autoload(s->progs.ucp_tg_walk, false);
+		bpf_program__set_autoload(s->progs.ucp_tg_walk_end, false);
+	}
 	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++)
 		if (btf__find_by_name_kind(btf, tps[i].tp, BTF_KIND_TYPEDEF) < 0)
 			bpf_program__set_autoload(*(struct bpf_program **)((char *)s + tps[i].off),
@@ -187,10 +215,11 @@ static void drop_fexit(struct ucprobes *s)
 	bpf_program__set_autoload(s->progs.ucp_enqueue_rt, false);
 	bpf_program__set_autoload(s->progs.ucp_dequeue_fair, false);
 	bpf_program__set_autoload(s->progs.ucp_dequeue_rt, false);
+	drop_extra(s);
 }
 
 static int try_load(struct col_probes *p, const struct col_probes_opts *o,
-		    const struct btf *btf, bool without_fexit)
+		    const struct btf *btf, enum probe_set set)
 {
 	int err;
 
@@ -199,7 +228,9 @@ static int try_load(struct col_probes *p, const struct col_probes_opts *o,
 		return -errno;
 	p->has_uclamp = has_member(btf, "rq", "uclamp");
 	drop_missing(p->skel, btf);
-	if (without_fexit)
+	if (set == PROBES_NO_EXTRA)
+		drop_extra(p->skel);
+	if (set == PROBES_NO_FEXIT)
 		drop_fexit(p->skel);
 	err = bpf_map__set_max_entries(p->skel->maps.events,
 				       (unsigned int)ring_size(o->ring_bytes));
@@ -225,7 +256,8 @@ static int start_ring(struct col_probes *p, struct an_diag *d)
 	return 0;
 }
 
-static int load(struct col_probes *p, const struct col_probes_opts *o, bool without_fexit,
+/* Load the first set from @set on that the kernel takes. */
+static int load(struct col_probes *p, const struct col_probes_opts *o, enum probe_set set,
 		struct an_diag *d)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
@@ -233,11 +265,14 @@ static int load(struct col_probes *p, const struct col_probes_opts *o, bool with
 
 	if (!btf)
 		return an_diag_fail(d, -errno, "cannot read the kernel's BTF: %s", strerror(errno));
-	err = without_fexit ? -EOPNOTSUPP : try_load(p, o, btf, false);
-	if (err) {
-		err = try_load(p, o, btf, true);
-		p->is_fexit_off = !err;
+	for (;;) {
+		err = try_load(p, o, btf, set);
+		if (!err || set == PROBES_NO_FEXIT)
+			break;
+		set++;
 	}
+	p->set = set;
+	p->is_fexit_off = !err && set == PROBES_NO_FEXIT;
 	btf__free(btf);
 	if (err)
 		return an_diag_fail(d, err, "cannot load the BPF probes: %s", strerror(-err));
@@ -258,7 +293,7 @@ int col_probes_open(const struct col_probes_opts *opts, struct col_probes **out,
 	p->opts = *opts;
 	err = col_pagebuf_open(opts->nr_cpus, opts->page_size, opts->tmpdir, &p->pages, d);
 	if (!err)
-		err = load(p, opts, false, d);
+		err = load(p, opts, PROBES_ALL, d);
 	if (err) {
 		col_probes_close(p);
 		return err;
@@ -267,11 +302,6 @@ int col_probes_open(const struct col_probes_opts *opts, struct col_probes **out,
 	return 0;
 }
 
-/*
- * A kernel built without function tracing loads fexit programs but cannot
- * attach them (x86: no ftrace nop at the function's entry, -EBUSY): the
- * probes are loaded again without them.
- */
 static uint64_t mono_ns(void)
 {
 	struct timespec t;
@@ -280,16 +310,21 @@ static uint64_t mono_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+/*
+ * A kernel built without function tracing loads fexit programs but cannot
+ * attach them (x86: no ftrace nop at the function's entry, -EBUSY): the
+ * probes are loaded again with the next set (enum probe_set).
+ */
 int col_probes_attach(struct col_probes *p, struct an_diag *d)
 {
 	int err = ucprobes__attach(p->skel);
 
-	if (err && !p->is_fexit_off) {
+	while (err && p->set != PROBES_NO_FEXIT) {
 		ring_buffer__free(p->ring);
 		p->ring = NULL;
 		ucprobes__destroy(p->skel);
 		p->skel = NULL;
-		err = load(p, &p->opts, true, d);
+		err = load(p, &p->opts, p->set + 1, d);
 		if (err)
 			return err;
 		err = ucprobes__attach(p->skel);

@@ -77,6 +77,7 @@ static const struct fixed trace[] = {
 	{ 0, 0, T0 + 300, 0, 0 },
 	{ 1, 1, T0 + 400, COL_PROBE_PELT_CFS, 7 },
 	{ 0, 0, T0 + 500, 0, 0 },
+	{ 1, 0, T0 + 600, COL_PROBE_TG, 0 },
 };
 
 /* Probe records CPU 1 loses after its last one (an empty page reports them). */
@@ -86,7 +87,7 @@ static const struct fixed trace[] = {
  * The order every reader must give: the index in trace[], -1 for the loss
  * before trace[6], -2 for the tail loss, stamped with CPU 1's last record.
  */
-static const int merged[] = { 0, 1, 2, 3, 5, 4, -1, 6, -2, 7 };
+static const int merged[] = { 0, 1, 2, 3, 5, 4, -1, 6, -2, 7, 8 };
 
 static void put_wakeup(struct col_pagebuf *b, const struct fixed *f, int pid)
 {
@@ -116,6 +117,10 @@ static void put_probe(struct col_pagebuf *b, const struct fixed *f, int pid)
 	case COL_PROBE_PELT_CFS:
 		r.u.pelt_cfs = (struct col_probe_pelt_cfs){ .cpu = (int)f->cpu, .path = "/",
 			.util = 300 };
+		break;
+	case COL_PROBE_TG:
+		r.u.tg = (struct col_probe_tg){ .path = "/a/b", .clamp_id = 1, .value = 800,
+			.effective = 307 };
 		break;
 	default:
 		r.u.task_eff = (struct col_probe_task_eff){ .pid = pid, .comm = "task",
@@ -209,6 +214,13 @@ static void test_readers_merge(void **state)
 					 expected_name(want));
 			if (want >= 0) {
 				assert_int_equal(ev.ts_ns, trace[want].ts);
+				if (trace[want].type == COL_PROBE_TG && trace[want].is_probe) {
+					assert_int_equal(ev.type, AN_EV_UCLAMP_TG);
+					assert_string_equal(ev.tg.path, "/a/b");
+					assert_int_equal(ev.tg.clamp_id, 1);
+					assert_int_equal(ev.tg.value, 800);
+					assert_int_equal(ev.tg.effective, 307);
+				}
 			} else if (want == -1) {
 				assert_int_equal(ev.lost.count, 7);
 			} else {
@@ -253,12 +265,12 @@ static void test_trace_cmd_report(void **state)
 		if (strstr(line, "sched_wakeup:"))
 			wakeups++;
 		if (strstr(line, "uclamp_util_cfs:") || strstr(line, "sched_pelt_cfs:") ||
-		    strstr(line, "uclamp_task_eff:"))
+		    strstr(line, "uclamp_task_eff:") || strstr(line, "uclamp_tg:"))
 			probes++;
 	}
 	assert_int_equal(WEXITSTATUS(pclose(p)), 0);
 	assert_int_equal(wakeups, 4);
-	assert_int_equal(probes, 4);
+	assert_int_equal(probes, 5);
 	unlink(path);
 }
 

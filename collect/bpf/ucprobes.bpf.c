@@ -21,7 +21,16 @@
  * - uclamp_task_eff at the exit of enqueue_task_fair/_rt, for both clamps
  *   whose p->uclamp[].active is set: uclamp_rq_inc_id() just computed them,
  *   the value the patch traces there. Re-accounting without an enqueue
- *   (cgroup clamp changes) is not seen.
+ *   (a cgroup clamp write) gives no uclamp_task_eff.
+ * - A cgroup clamp write (cpu_util_update_eff(), under uclamp_mutex): like
+ *   the patch, no rq event while it walks the subtree, and no
+ *   uclamp_task_eff either (an enqueue meanwhile may see a group's old or
+ *   new values); at its end the written group's uclamp_tg, then
+ *   uclamp_util_cfs of each of the first TG_RQS CPUs whose rq is known (the
+ *   others show theirs at their next sched_switch). The patch traces each
+ *   changed group as the walk reaches it; the probes cannot
+ *   (uclamp_update_active_tasks() refuses fentry on 6.1: -EBUSY), and the
+ *   model derives the descendants' effective values from the written one.
  * - No rq event between a sleeping prev's dequeue and its sched_switch (the
  *   patch's uclamp_trace_hold()): dequeue_task_fair/_rt of the current task
  *   with DEQUEUE_SLEEP holds the CPU until its next sched_switch.
@@ -29,6 +38,11 @@
  *   tracepoints pelt_cfs_tp, sched_util_est_cfs_tp/_se_tp and
  *   sched_cpu_capacity_tp, where LISA's sched_tp module emits them (root
  *   cfs_rq only).
+ * - schedutil_util at the exit of sugov_get_util(), where patch 0003 emits
+ *   it (tests/kernel/patches/0003-sched-schedutil-util-trace.patch): every
+ *   evaluation that passed the rate limit, with util_rt (rq->avg_rt) and
+ *   the util schedutil took (sg_cpu->util); util_cfs is cpu_util_cfs() as
+ *   6.1 computes it (util_avg, or util_est when larger, up to capacity).
  * Timestamps are bpf_ktime_get_ns(): CLOCK_MONOTONIC, the "mono" trace clock.
  */
 #include <linux/types.h>
@@ -85,6 +99,7 @@ struct task_struct;
 struct rq {
 	int cpu;
 	struct cfs_rq cfs;
+	struct sched_avg avg_rt;
 	struct uclamp_rq uclamp[2];
 	unsigned long cpu_capacity;
 	struct task_struct *curr;
@@ -110,6 +125,32 @@ struct task_struct {
 	struct uclamp_se uclamp[2];
 } __attribute__((preserve_access_index));
 
+struct sugov_cpu {
+	unsigned int cpu;
+	__u64 last_update;
+	unsigned long util;
+	unsigned long max;
+} __attribute__((preserve_access_index));
+
+struct kernfs_node {
+	struct kernfs_node *parent;
+	const char *name;
+} __attribute__((preserve_access_index));
+
+struct cgroup {
+	struct kernfs_node *kn;
+} __attribute__((preserve_access_index));
+
+struct cgroup_subsys_state {
+	struct cgroup *cgroup;
+} __attribute__((preserve_access_index));
+
+struct task_group {
+	struct cgroup_subsys_state css;
+	struct uclamp_se uclamp_req[2];
+	struct uclamp_se uclamp[2];
+} __attribute__((preserve_access_index));
+
 /* before 5.16 on some architectures: the CPU in task_struct */
 struct task_struct___cpu {
 	unsigned int cpu;
@@ -129,6 +170,9 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } lost SEC(".maps");
+
+/* CPUs whose rq uclamp_util_cfs shows after a cgroup clamp write */
+#define TG_RQS		16
 
 /* by CPU: 1 between a sleeping prev's dequeue and its sched_switch */
 #define MAX_CPUS	4096
@@ -158,6 +202,27 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } cfg SEC(".maps");
+
+/*
+ * A cgroup clamp write in progress (cpu_util_update_eff() runs under
+ * uclamp_mutex: one at a time): [WALK_ON] 1 while it walks
+ */
+#define WALK_ON		0
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} walk SEC(".maps");
+
+/* per CPU: where a cgroup path is put together (twice the room it may take) */
+#define PATH_SCRATCH	128
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, char[PATH_SCRATCH]);
+} scratch SEC(".maps");
 
 /*
  * Whether the kernel has uclamp: a CO-RE constant, not global data (libbpf
@@ -207,6 +272,18 @@ static __always_inline void set_held(__u32 v)
 
 	if (h)
 		*h = v;
+}
+
+static __always_inline __u64 walk_get(__u32 k)
+{
+	__u64 *v = bpf_map_lookup_elem(&walk, &k);
+
+	return v ? *v : 0;
+}
+
+static __always_inline void walk_set(__u32 k, __u64 v)
+{
+	bpf_map_update_elem(&walk, &k, &v, BPF_ANY);
 }
 
 static __always_inline unsigned int task_cpu(struct task_struct *p)
@@ -274,7 +351,7 @@ static __always_inline void emit_rq(struct rq *rq)
 	unsigned int min, max;
 	__u64 util;
 
-	if (!rq || is_held(BPF_CORE_READ(rq, cpu)))
+	if (!rq || is_held(BPF_CORE_READ(rq, cpu)) || walk_get(WALK_ON))
 		return;
 	r = reserve(COL_PROBE_UTIL_CFS);
 	if (!r)
@@ -297,7 +374,7 @@ static __always_inline void emit_task(struct task_struct *p)
 	struct col_probe_rec *r;
 	__u64 util;
 
-	if (!rq || is_held(cpu))
+	if (!rq || is_held(cpu) || walk_get(WALK_ON))
 		return;
 	r = reserve(COL_PROBE_UTIL_SE);
 	if (!r)
@@ -331,7 +408,7 @@ static __always_inline void emit_eff(struct task_struct *p, int id)
 	 * clamp request switches uclamp accounting on, nor for a class without
 	 * uclamp): only then is the effective value fresh, and traced
 	 */
-	if (!BPF_CORE_READ_BITFIELD_PROBED(eff, active))
+	if (!BPF_CORE_READ_BITFIELD_PROBED(eff, active) || walk_get(WALK_ON))
 		return;
 	r = reserve(COL_PROBE_TASK_EFF);
 	if (!r)
@@ -540,6 +617,144 @@ int BPF_PROG(ucp_capacity, struct rq *rq)
 		return 0;
 	r->u.capacity.cpu = BPF_CORE_READ(rq, cpu);
 	r->u.capacity.capacity = BPF_CORE_READ(rq, cpu_capacity);
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+/* ---- cgroup clamp writes (CONFIG_UCLAMP_TASK_GROUP) ---- */
+
+#define CG_DEPTH	8	/* deeper groups are not traced */
+
+/*
+ * cgroup_path() of @css into @out (COL_PROBE_TG_PATH_LEN bytes, cut to
+ * fit): "/" for the root, "/a/b" below it. False when too deep.
+ */
+static __always_inline int cg_path(struct cgroup_subsys_state *css, char *out)
+{
+	const char *names[CG_DEPTH];
+	struct kernfs_node *kn;
+	__u64 at = 0;		/* 64 bits: the verifier bounds it where it is compared */
+	__u32 zero = 0;
+	char *buf;
+	int n = 0;
+
+	buf = bpf_map_lookup_elem(&scratch, &zero);
+	if (!buf || !bpf_core_field_exists(struct kernfs_node, parent))
+		return 0;
+	kn = BPF_CORE_READ(css, cgroup, kn);
+#pragma unroll
+	for (int i = 0; i < CG_DEPTH; i++) {
+		struct kernfs_node *parent;
+
+		if (!kn)
+			break;
+		parent = BPF_CORE_READ(kn, parent);
+		if (!parent)
+			break;		/* the root's name is not in the path */
+		names[n++] = BPF_CORE_READ(kn, name);
+		kn = parent;
+	}
+	if (kn && BPF_CORE_READ(kn, parent))
+		return 0;
+	buf[0] = '/';
+	buf[1] = '\0';
+#pragma unroll
+	for (int i = CG_DEPTH - 1; i >= 0; i--) {
+		long len;
+
+		if (i >= n)
+			continue;
+		if (at > COL_PROBE_TG_PATH_LEN - 2)
+			break;
+		buf[at] = '/';
+		at++;
+		len = bpf_probe_read_kernel_str(buf + at, PATH_SCRATCH / 2, names[i]);
+		if (len <= 0 || len > PATH_SCRATCH / 2)
+			return 0;
+		at += (__u64)len - 1;
+	}
+	__builtin_memcpy(out, buf, COL_PROBE_TG_PATH_LEN);
+	out[COL_PROBE_TG_PATH_LEN - 1] = '\0';
+	return 1;
+}
+
+/* uclamp_tg of @css, both clamps, as the patch's uclamp_trace_tg() */
+static __always_inline void emit_tg(struct cgroup_subsys_state *css)
+{
+	struct task_group *tg;
+
+	if (!bpf_core_field_exists(struct task_group, uclamp))
+		return;
+	tg = (void *)((char *)css - bpf_core_field_offset(struct task_group, css));
+#pragma unroll
+	for (int id = UCLAMP_MIN; id <= UCLAMP_MAX; id++) {
+		struct uclamp_se *req, *eff;
+		struct col_probe_rec *r;
+
+		req = (void *)((char *)tg + bpf_core_field_offset(struct task_group, uclamp_req) +
+			       id * bpf_core_type_size(struct uclamp_se));
+		eff = (void *)((char *)tg + bpf_core_field_offset(struct task_group, uclamp) +
+			       id * bpf_core_type_size(struct uclamp_se));
+		r = reserve(COL_PROBE_TG);
+		if (!r)
+			return;
+		if (!cg_path(css, r->u.tg.path)) {
+			bpf_ringbuf_discard(r, 0);
+			return;
+		}
+		r->u.tg.clamp_id = id;
+		r->u.tg.value = BPF_CORE_READ_BITFIELD_PROBED(req, value);
+		r->u.tg.effective = BPF_CORE_READ_BITFIELD_PROBED(eff, value);
+		bpf_ringbuf_submit(r, 0);
+	}
+}
+
+SEC("fentry/cpu_util_update_eff")
+int BPF_PROG(ucp_tg_walk, struct cgroup_subsys_state *css)
+{
+	walk_set(WALK_ON, 1);
+	return 0;
+}
+
+/* the written group, then every known rq (uclamp_trace_all_rqs()) */
+SEC("fexit/cpu_util_update_eff")
+int BPF_PROG(ucp_tg_walk_end, struct cgroup_subsys_state *css)
+{
+	emit_tg(css);
+	walk_set(WALK_ON, 0);
+#pragma unroll
+	for (__u32 cpu = 0; cpu < TG_RQS; cpu++)
+		emit_rq(cpu_rq(cpu));
+	return 0;
+}
+
+/* ---- what schedutil reads (patch 0003's schedutil_util) ---- */
+
+SEC("fexit/sugov_get_util")
+int BPF_PROG(ucp_sugov_util, struct sugov_cpu *sg)
+{
+	__u32 enqueued, ewma, cpu = BPF_CORE_READ(sg, cpu);
+	struct rq *rq = cpu_rq(cpu);
+	struct col_probe_rec *r;
+	__u64 util, max = 1024;
+
+	if (!rq)
+		return 0;
+	r = reserve(COL_PROBE_SCHED_UTIL);
+	if (!r)
+		return 0;
+	if (bpf_core_field_exists(sg->max))
+		max = BPF_CORE_READ(sg, max);
+	util = BPF_CORE_READ(rq, cfs.avg.util_avg);
+	read_util_est(&rq->cfs.avg, &enqueued, &ewma);
+	if (enqueued > util)
+		util = enqueued;
+	r->u.sched_util.cpu = (__s32)cpu;
+	r->u.sched_util.util_cfs = (__u32)(util < max ? util : max);
+	r->u.sched_util.util_rt = (__u32)BPF_CORE_READ(rq, avg_rt.util_avg);
+	r->u.sched_util.util_clamp = (__u32)BPF_CORE_READ(sg, util);
+	r->u.sched_util.util_max = (__u32)max;
+	r->u.sched_util.time = (__s64)BPF_CORE_READ(sg, last_update);
 	bpf_ringbuf_submit(r, 0);
 	return 0;
 }

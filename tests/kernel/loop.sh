@@ -6,7 +6,8 @@
 # `ucval analyze --model mainline`. Then the same for each deliberately broken
 # patch of tests/kernel/broken/, which analyze must catch.
 #
-#   loop.sh all                 everything above (`make check-kernel`)
+#   loop.sh all                 everything above, then the probes kernel
+#                               below (`make check-kernel`)
 #   loop.sh build [PATCH]       the instrumented kernel, or it plus PATCH;
 #                               prints the bzImage path
 #   loop.sh run BZIMAGE DIR     boot, record, analyze into DIR
@@ -23,19 +24,24 @@
 #            patches of tests/kernel/patches/: the kernel under test
 #   BROKEN   broken patches to demonstrate (default tests/kernel/broken/*.patch,
 #            or none when KSRC or PATCHES is set); "" for none
+#   PROBES   0: `all` leaves out the probes kernel (also left out when KSRC or
+#            PATCHES is set)
 #   UCVAL    the ucval binary (default ./ucval); OUT run outputs (build/kernel)
 #   OPPS     guest OPP table in kHz; STRETCH scenario duration factor (1)
 #   GRACE_US, EARLY_US  analyze --grace-us/--early-us (20000, 5000: emulation)
 #   UNGATED_CHECKS  checks whose FAIL on the kernel under test is only reported
+#   PROBES_UNGATED  the same for the probes kernel (default freq_prediction,
+#            see docs/kernel-loop.md)
 #   JOBS     make -j (default: number of CPUs); QEMU_TIMEOUT seconds (300;
 #            a guest runs for about 15 s; one that hangs is booted once more)
 #
 # Exit status: 0 the kernel under test has no FAIL, exercised every rule of
 # uclamp-mainline.md and schedutil.md but those tests/kernel/not-exercised
-# lists, and every broken patch is caught (on its first boot or, under
-# emulation's timing noise, its second: the last line names those); 1 a
-# FAIL on the kernel under test, a rule neither exercised nor listed, or a
-# broken patch caught by neither boot;
+# lists, every broken patch is caught (on its first boot or, under
+# emulation's timing noise, its second: the last line names those), and
+# the probes kernel has no FAIL; 1 a FAIL on the kernel under test or the
+# probes kernel, a rule neither exercised nor listed, or a broken patch
+# caught by neither boot;
 # 2 the loop could not run (missing tools, build or boot failure).
 set -uo pipefail
 
@@ -70,6 +76,7 @@ EARLY_US=${EARLY_US:-5000}
 # Checks reported but not gated (space separated); none since every
 # disagreement found is modelled (docs/kernel-loop.md).
 UNGATED_CHECKS=${UNGATED_CHECKS:-}
+PROBES_UNGATED=${PROBES_UNGATED-freq_prediction}
 # Rules of uclamp-mainline.md and schedutil.md the scenario does not
 # exercise on the kernel under test, one a line: "ID  reason".
 NOT_EXERCISED=$HERE/not-exercised
@@ -538,13 +545,12 @@ build_probes() {
 
 # The probes kernel recorded with `ucval collect --probes on`: the same
 # gates as the kernel under test (judge_good). No broken variants.
-cmd_probes() {
+# Boot the probes kernel (built by build_probes), record with --probes on,
+# analyze and judge it as the kernel under test. Rebuilds the initramfs for
+# its release and config.
+run_probes() {
 	local dir=$OUT/probes
 
-	ensure_pkgs
-	with_lock
-	build_probes
-	exec 9>&-
 	GOOD_DIR=$PROBES_DIR	# build_initramfs takes the release and config there
 	build_initramfs
 	log "probes kernel: $(cat "$PROBES_DIR/release")"
@@ -552,12 +558,20 @@ cmd_probes() {
 		die "guest run failed"
 	grep -h "probes" "$dir/collect.log" >&2
 	analyze "$dir" || die "analyze of the probes kernel failed"
-	if judge_good "$dir"; then
-		log "probes kernel: no FAIL (analyze status $ANALYZE_RC; $dir/analyze.txt)"
+	if UNGATED_CHECKS="$UNGATED_CHECKS $PROBES_UNGATED" judge_good "$dir"; then
+		log "probes kernel: no gated FAIL (analyze status $ANALYZE_RC; $dir/analyze.txt)"
 		return 0
 	fi
 	log "probes kernel: FAILED (analyze status $ANALYZE_RC; $dir/analyze.txt)"
 	return 1
+}
+
+cmd_probes() {
+	ensure_pkgs
+	with_lock
+	build_probes
+	exec 9>&-
+	run_probes
 }
 
 # ---- commands ------------------------------------------------------------
@@ -588,9 +602,12 @@ cmd_run() {
 
 cmd_all() {
 	local t0 t1 broken p dir status=0 caught=0 nr=0 missed="" again="" good_says
+	local with_probes="" probes_says=""
 
 	t0=$(now)
 	ensure_pkgs
+	# the unpatched kernel with BPF probes, unless a kernel of the user's is tested
+	[ -z "${KSRC:-}" ] && [ -z "${PATCHES:-}" ] && [ "${PROBES:-1}" != 0 ] && with_probes=1
 	if [ -n "${BROKEN+x}" ]; then
 		broken=$BROKEN
 	elif [ -n "${KSRC:-}" ] || [ -n "${PATCHES:-}" ]; then
@@ -606,6 +623,7 @@ cmd_all() {
 		build_variant "$p" || die "build of $(basename "$p") failed"
 		cp "$VAR_DIR/bzImage" "$OUT/broken/$(basename "$p" .patch).bzImage"
 	done
+	[ -n "$with_probes" ] && build_probes
 	exec 9>&-
 	t1=$(now)
 	log "builds done in $(( t1 - t0 )) s"
@@ -639,8 +657,17 @@ cmd_all() {
 			status=1
 		fi
 	done
+	if [ -n "$with_probes" ]; then
+		if run_probes; then
+			probes_says="no gated FAIL"
+		else
+			probes_says="FAILED"
+			status=1
+		fi
+	fi
 	# The verdict again at the end, where a log cut to its tail still shows it.
 	log "kernel under test: $good_says"
+	[ -n "$with_probes" ] && log "probes kernel (no uclamp events, BPF probes): $probes_says"
 	log "broken patches caught: $caught of $nr${again:+; on a second boot:$again}${missed:+; not caught:$missed}"
 	log "total $(( $(now) - t0 )) s (builds $(( t1 - t0 )) s)"
 	return $status
