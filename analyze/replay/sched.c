@@ -416,6 +416,25 @@ static void late_order(struct an_replay *r, int cpu, const int obs[MODEL_UCLAMP_
 		       "enqueued after the sleeper, as the kernel did");
 }
 
+/*
+ * A util sample of @cpu is a schedutil evaluation point of its policy (S2)
+ * when the CPU that logged @ev may update that policy: schedutil drops an
+ * update from a CPU outside it (cpufreq_this_cpu_can_update(), 4.14+), as
+ * when a new-idle or nohz balance on another CPU updates an idle CPU's
+ * blocked load (a sched_pelt_cfs of that CPU logged elsewhere), or a group
+ * write traces every rq from the writer's CPU. A policy shared with the
+ * logging CPU, or an unknown layout, counts.
+ */
+static void eval_from(struct an_replay *r, const struct an_event *ev, int cpu)
+{
+	const struct an_cpu *c = an_replay_cpu(r, cpu), *by = an_replay_cpu(r, ev->cpu);
+
+	if (c && by && ev->cpu != cpu && c->policy >= 0 && by->policy >= 0 &&
+	    c->policy != by->policy)
+		return;
+	an_replay_eval(r, cpu);
+}
+
 static int on_switch(struct an_replay *r, const struct an_event *ev)
 {
 	const struct an_ev_switch *sw = &ev->sw;
@@ -811,7 +830,7 @@ int an_sched_apply(struct an_replay *r, const struct an_event *ev)
 					      (int)ev->util_cfs.uclamp_max };
 
 		late_order(r, ev->util_cfs.cpu, obs);
-		an_replay_eval(r, ev->util_cfs.cpu);
+		eval_from(r, ev, ev->util_cfs.cpu);
 		return 0;
 	}
 	case AN_EV_UCLAMP_UTIL_SE: {
@@ -819,11 +838,11 @@ int an_sched_apply(struct an_replay *r, const struct an_event *ev)
 					      (int)ev->util_se.uclamp_max };
 
 		late_order(r, ev->util_se.cpu, obs);
-		an_replay_eval(r, ev->util_se.cpu);
+		eval_from(r, ev, ev->util_se.cpu);
 		return 0;
 	}
 	case AN_EV_SCHED_PELT_CFS:
-		an_replay_eval(r, ev->pelt_cfs.cpu);
+		eval_from(r, ev, ev->pelt_cfs.cpu);
 		return 0;
 	case AN_EV_SCHED_UTIL:
 		if (an_replay_cpu(r, ev->sched_util.cpu))
