@@ -310,6 +310,47 @@ static uint64_t mono_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+#define PROG(name) { offsetof(struct ucprobes, progs.name), offsetof(struct ucprobes, links.name) }
+
+/*
+ * Attach the loaded programs, function probes first, tracepoints last: the
+ * programs attach one after another, milliseconds apart under emulation,
+ * and a schedutil_util missing while PELT samples already come misleads
+ * the frequency checks more than a late start of every sample does. The
+ * tracepoint programs attach after collect enabled the kernel's events, so
+ * the kernel's record of a tracepoint comes before the probe's (a
+ * tracepoint calls its probes in the order they registered): the order the
+ * instrumentation patch gives.
+ */
+static int attach_ordered(struct ucprobes *s)
+{
+	static const struct { size_t prog, link; } order[] = {
+		PROG(ucp_tg_walk), PROG(ucp_tg_walk_end), PROG(ucp_sugov_util),
+		PROG(ucp_enqueue_fair), PROG(ucp_enqueue_rt), PROG(ucp_dequeue_fair),
+		PROG(ucp_dequeue_rt), PROG(ucp_pelt_cfs), PROG(ucp_util_est_cfs),
+		PROG(ucp_util_est_se), PROG(ucp_capacity), PROG(ucp_migrate),
+		PROG(ucp_wakeup_new), PROG(ucp_wakeup), PROG(ucp_switch),
+	};
+	_Static_assert(sizeof(order) / sizeof(order[0]) ==
+		       sizeof(s->progs) / sizeof(struct bpf_program *), "every program ordered");
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		struct bpf_program *prog = *(struct bpf_program **)((char *)s + order[i].prog);
+		struct bpf_link **link = (struct bpf_link **)((char *)s + order[i].link);
+
+		if (!bpf_program__autoload(prog) || *link)
+			continue;
+		*link = bpf_program__attach(prog);
+		if (!*link) {
+			int err = -errno;
+
+			*link = NULL;
+			return err ? err : -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /*
  * A kernel built without function tracing loads fexit programs but cannot
  * attach them (x86: no ftrace nop at the function's entry, -EBUSY): the
@@ -317,7 +358,7 @@ static uint64_t mono_ns(void)
  */
 int col_probes_attach(struct col_probes *p, struct an_diag *d)
 {
-	int err = ucprobes__attach(p->skel);
+	int err = attach_ordered(p->skel);
 
 	while (err && p->set != PROBES_NO_FEXIT) {
 		ring_buffer__free(p->ring);
@@ -327,7 +368,7 @@ int col_probes_attach(struct col_probes *p, struct an_diag *d)
 		err = load(p, &p->opts, p->set + 1, d);
 		if (err)
 			return err;
-		err = ucprobes__attach(p->skel);
+		err = attach_ordered(p->skel);
 	}
 	if (err)
 		return an_diag_fail(d, err, "cannot attach the BPF probes: %s", strerror(-err));
