@@ -16,13 +16,11 @@
 #include <unistd.h>
 
 #include "collect/pagebuf.h"
+#include "collect/rbevent.h"
 #include "lib/tmpfile.h"
 
-#define PAGE_HDR	16u		/* u64 timestamp, u64 commit */
-#define LOST_LEN	8u		/* missed count stored after the data */
-#define REC_MAX_SMALL	112u		/* data bytes type_len can express (28 * 4) */
-#define TYPE_TIME_EXTEND 30u
-#define DELTA_BITS	27u
+#define PAGE_HDR	COL_RB_PAGE_HDR
+#define LOST_LEN	COL_RB_LOST_LEN
 #define COMMIT_MISSED	(1ULL << 31)	/* events lost before the page */
 #define COMMIT_STORED	(1ULL << 30)	/* their count follows the data */
 
@@ -133,12 +131,6 @@ static int new_page(struct col_pagebuf *b, struct pb_cpu *c, uint64_t ts)
 	return err;
 }
 
-static void put32(struct pb_cpu *c, uint32_t v)
-{
-	memcpy(c->page + PAGE_HDR + c->used, &v, 4);
-	c->used += 4;
-}
-
 int col_pagebuf_add(struct col_pagebuf *b, unsigned int cpu, uint64_t ts, const void *rec,
 		    unsigned int len)
 {
@@ -154,10 +146,10 @@ int col_pagebuf_add(struct col_pagebuf *b, unsigned int cpu, uint64_t ts, const 
 		ts = c->prev_ts;
 		b->nr_back++;
 	}
-	need = 4 + (data > REC_MAX_SMALL ? 4 : 0) + data;
+	need = col_rb_header_len(data) + data;
 	if (c->has_page) {
 		delta = ts - c->prev_ts;
-		ext = delta >> DELTA_BITS ? 8 : 0;
+		ext = col_rb_extend_len(delta);
 	}
 	room = b->page_size - PAGE_HDR - (c->missed ? LOST_LEN : 0);
 	if (!c->has_page || c->pending || c->used + ext + need > room || (delta >> 59)) {
@@ -165,20 +157,8 @@ int col_pagebuf_add(struct col_pagebuf *b, unsigned int cpu, uint64_t ts, const 
 		if (err)
 			return err;
 		delta = 0;
-		ext = 0;
-		room = b->page_size - PAGE_HDR - (c->missed ? LOST_LEN : 0);
 	}
-	if (ext) {
-		put32(c, TYPE_TIME_EXTEND | (uint32_t)((delta & ((1u << DELTA_BITS) - 1)) << 5));
-		put32(c, (uint32_t)(delta >> DELTA_BITS));
-		delta = 0;
-	}
-	if (data > REC_MAX_SMALL) {
-		put32(c, (uint32_t)(delta << 5));	/* type_len 0: length follows */
-		put32(c, data + 4);
-	} else {
-		put32(c, data / 4 | (uint32_t)(delta << 5));
-	}
+	c->used += col_rb_put_header(c->page + PAGE_HDR + c->used, delta, data);
 	memcpy(c->page + PAGE_HDR + c->used, rec, len);
 	memset(c->page + PAGE_HDR + c->used + len, 0, data - len);
 	c->used += data;

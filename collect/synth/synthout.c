@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "collect/datwrite.h"
+#include "collect/rbevent.h"
 #include "collect/synth/synthfmt.h"
 #include "collect/synth/synthout.h"
 #include "analyze/read/alias.h"
@@ -32,12 +33,9 @@
 #define NS_PER_SEC	1000000000ULL
 #define NS_PER_USEC	1000ULL
 #define PAGE_SIZE	4096u			/* ring-buffer page of the trace.dat */
-#define PAGE_HDR	16u			/* u64 timestamp, u64 commit */
-#define PAGE_LOST_LEN	8u			/* missed count stored after the data */
+#define PAGE_HDR	COL_RB_PAGE_HDR
+#define PAGE_LOST_LEN	COL_RB_LOST_LEN
 #define PAGES_PER_WRITE	16u			/* pages a CPU batches per write() */
-#define REC_MAX_SMALL	112u			/* data bytes type_len can express (28 * 4) */
-#define TYPE_TIME_EXTEND 30u			/* entry type: upper bits of a delta */
-#define DELTA_BITS	27u			/* time_delta bits of an entry header */
 #define COMMIT_MISSED	(1ULL << 31)		/* page flag: events lost before it */
 #define COMMIT_STORED	(1ULL << 30)		/* page flag: their count follows the data */
 #define LONG_SIZE	8u			/* x86_64 */
@@ -300,12 +298,6 @@ static void finish_page(struct col_synthout *o, struct so_cpu *c)
 		flush_batch(o, c);
 }
 
-static void put32(struct so_cpu *c, uint32_t v)
-{
-	memcpy(c->page + c->used, &v, 4);
-	c->used += 4;
-}
-
 static unsigned int round4(unsigned int n)
 {
 	return (n + 3) & ~3u;
@@ -320,11 +312,10 @@ static void dat_event(struct col_synthout *o, uint64_t ts, const struct col_so_e
 
 	build_record(&r, ev);
 	data = round4(r.len);
-	need = 4 + (data > REC_MAX_SMALL ? 4 : 0) + data;
+	need = col_rb_header_len(data) + data;
 	if (c->has_page) {
 		delta = ts - c->prev_ts;
-		if (delta >> DELTA_BITS)
-			ext = 8;
+		ext = col_rb_extend_len(delta);
 	}
 	room = PAGE_SIZE - PAGE_HDR - (c->missed ? PAGE_LOST_LEN : 0);
 	if (!c->has_page || c->used + ext + need > room) {
@@ -335,19 +326,8 @@ static void dat_event(struct col_synthout *o, uint64_t ts, const struct col_so_e
 		c->missed = c->pending_missed;
 		c->pending_missed = 0;
 		delta = 0;
-		ext = 0;
 	}
-	if (ext) {
-		put32(c, TYPE_TIME_EXTEND | (uint32_t)((delta & ((1u << DELTA_BITS) - 1)) << 5));
-		put32(c, (uint32_t)(delta >> DELTA_BITS));
-		delta = 0;
-	}
-	if (data > REC_MAX_SMALL) {
-		put32(c, (uint32_t)(delta << 5));	/* type_len 0: length follows */
-		put32(c, data + 4);
-	} else {
-		put32(c, data / 4 | (uint32_t)(delta << 5));
-	}
+	c->used += col_rb_put_header(c->page + c->used, delta, data);
 	memset(r.b + r.len, 0, data - r.len);
 	memcpy(c->page + c->used, r.b, data);
 	c->used += data;
