@@ -211,37 +211,46 @@ finish_build() {
 		touch "$dir/ok"
 }
 
+# Kernel @2 (for the log) in cache directory @1, from the source with the
+# patches function @3 prints, configured by function @4; kept in @1 when
+# built ("ok"), resumed when interrupted.
+build_base() {
+	local dir=$1 what=$2 patches=$3 config=$4 p t0
+
+	if [ -f "$dir/ok" ]; then
+		log "$what: cached ($dir)"
+		return 0
+	fi
+	t0=$(now)
+	mkdir -p "$dir" || die "cannot write $dir"
+	if [ ! -d "$dir/tree" ]; then
+		rm -rf "$dir/tree.tmp"
+		mk_tree "$BASE_DIR" "$dir/tree.tmp" || die "cannot copy $BASE_DIR"
+		for p in $($patches); do
+			apply_patch "$dir/tree.tmp" "$p" || die "cannot apply '$p'"
+		done
+		mv "$dir/tree.tmp" "$dir/tree" || die "cannot rename the tree"
+	fi
+	if [ ! -f "$dir/tree/obj/.config" ]; then
+		mkdir -p "$dir/tree/obj"
+		"$config" "$dir/tree" || { rm -f "$dir/tree/obj/.config"; die "configuration failed"; }
+	fi
+	compile "$dir/tree" "$dir/build.log" || die "$what: build failed"
+	finish_build "$dir" "$dir/tree" || die "cannot store the kernel"
+	log "$what built in $(( $(now) - t0 )) s"
+}
+
 # The kernel under test: base + instrumentation + PATCHES. Sets GOOD_DIR.
 # Built where it stays (objtool records absolute paths): an interrupted
 # build resumes, and broken variants start from its objects.
 build_good() {
-	local key p t0
+	local key p
 
 	source_base
 	key=$({ echo "loop $LOOP_VERSION $BASE_ID"; cat "$FRAGMENT";
 		patches_of_good | while read -r p; do cat "$p"; done; } | sha)
 	GOOD_DIR=$KCACHE/build/good-$key
-	if [ -f "$GOOD_DIR/ok" ]; then
-		log "kernel under test: cached ($GOOD_DIR)"
-		return 0
-	fi
-	t0=$(now)
-	mkdir -p "$GOOD_DIR" || die "cannot write $GOOD_DIR"
-	if [ ! -d "$GOOD_DIR/tree" ]; then
-		rm -rf "$GOOD_DIR/tree.tmp"
-		mk_tree "$BASE_DIR" "$GOOD_DIR/tree.tmp" || die "cannot copy $BASE_DIR"
-		for p in $(patches_of_good); do
-			apply_patch "$GOOD_DIR/tree.tmp" "$p" || die "cannot apply '$p'"
-		done
-		mv "$GOOD_DIR/tree.tmp" "$GOOD_DIR/tree" || die "cannot rename the tree"
-	fi
-	if [ ! -f "$GOOD_DIR/tree/obj/.config" ]; then
-		mkdir -p "$GOOD_DIR/tree/obj"
-		configure "$GOOD_DIR/tree" || { rm -f "$GOOD_DIR/tree/obj/.config"; die "configuration failed"; }
-	fi
-	compile "$GOOD_DIR/tree" "$GOOD_DIR/build.log" || die "kernel build failed"
-	finish_build "$GOOD_DIR" "$GOOD_DIR/tree" || die "cannot store the kernel"
-	log "kernel under test built in $(( $(now) - t0 )) s"
+	build_base "$GOOD_DIR" "kernel under test" patches_of_good configure
 }
 
 # The kernel under test plus broken patch @1, incrementally from a copy of
@@ -279,12 +288,13 @@ with_lock() {
 # ---- guest ---------------------------------------------------------------
 
 # initramfs: busybox, ucval and its libraries, the scenario, /init, and the
-# kernel config where collect looks for CONFIG_HZ. Sets INITRD.
+# kernel config where collect looks for CONFIG_HZ, of the kernel built in
+# @1 (default GOOD_DIR). Sets INITRD.
 build_initramfs() {
-	local root=$OUT/initramfs lib release
+	local kdir=${1:-$GOOD_DIR} root=$OUT/initramfs lib release
 
 	[ -x "$UCVAL" ] || die "no ucval binary at '$UCVAL' (make first)"
-	release=$(cat "$GOOD_DIR/release")
+	release=$(cat "$kdir/release")
 	rm -rf "$root" && mkdir -p "$root"/{bin,dev,proc,sys,tmp,out,boot} || die "cannot write $root"
 	cp /bin/busybox "$root/bin/busybox" || die "no /bin/busybox (busybox-static)"
 	cp "$UCVAL" "$root/bin/ucval" || die "cannot copy $UCVAL"
@@ -295,7 +305,7 @@ build_initramfs() {
 		-Wmissing-prototypes -static -o "$root/bin/scenario" "$HERE/scenario.c" ||
 		die "cannot build the scenario"
 	cp "$HERE/init" "$root/init" && chmod 755 "$root/init" &&
-		cp "$GOOD_DIR/config" "$root/boot/config-$release" || die "cannot fill $root"
+		cp "$kdir/config" "$root/boot/config-$release" || die "cannot fill $root"
 	INITRD=$OUT/initrd.gz
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$INITRD" ||
 		die "cannot pack the initramfs"
@@ -512,47 +522,23 @@ configure_probes() {
 
 # The probes kernel, cached like the kernel under test. Sets PROBES_DIR.
 build_probes() {
-	local key p t0
+	local key p
 
 	source_base
 	command -v pahole >/dev/null || die "no pahole (package dwarves): BTF needs it"
 	key=$({ echo "loop $LOOP_VERSION probes $BASE_ID"; cat "$FRAGMENT" "$PROBES_FRAGMENT";
 		patches_of_probes | while read -r p; do cat "$p"; done; } | sha)
 	PROBES_DIR=$KCACHE/build/probes-$key
-	if [ -f "$PROBES_DIR/ok" ]; then
-		log "probes kernel: cached ($PROBES_DIR)"
-		return 0
-	fi
-	t0=$(now)
-	mkdir -p "$PROBES_DIR" || die "cannot write $PROBES_DIR"
-	if [ ! -d "$PROBES_DIR/tree" ]; then
-		rm -rf "$PROBES_DIR/tree.tmp"
-		mk_tree "$BASE_DIR" "$PROBES_DIR/tree.tmp" || die "cannot copy $BASE_DIR"
-		for p in $(patches_of_probes); do
-			apply_patch "$PROBES_DIR/tree.tmp" "$p" || die "cannot apply '$p'"
-		done
-		mv "$PROBES_DIR/tree.tmp" "$PROBES_DIR/tree" || die "cannot rename the tree"
-	fi
-	if [ ! -f "$PROBES_DIR/tree/obj/.config" ]; then
-		mkdir -p "$PROBES_DIR/tree/obj"
-		configure_probes "$PROBES_DIR/tree" ||
-			{ rm -f "$PROBES_DIR/tree/obj/.config"; die "configuration failed"; }
-	fi
-	compile "$PROBES_DIR/tree" "$PROBES_DIR/build.log" || die "probes kernel build failed"
-	finish_build "$PROBES_DIR" "$PROBES_DIR/tree" || die "cannot store the kernel"
-	log "probes kernel built in $(( $(now) - t0 )) s"
+	build_base "$PROBES_DIR" "probes kernel" patches_of_probes configure_probes
 }
 
-# The probes kernel recorded with `ucval collect --probes on`: the same
-# gates as the kernel under test (judge_good). No broken variants.
 # Boot the probes kernel (built by build_probes), record with --probes on,
 # analyze and judge it as the kernel under test. Rebuilds the initramfs for
 # its release and config.
 run_probes() {
 	local dir=$OUT/probes
 
-	GOOD_DIR=$PROBES_DIR	# build_initramfs takes the release and config there
-	build_initramfs
+	build_initramfs "$PROBES_DIR"
 	log "probes kernel: $(cat "$PROBES_DIR/release")"
 	GUEST_APPEND="ucval.probes=on" boot_guest "$PROBES_DIR/bzImage" "$dir" ||
 		die "guest run failed"
