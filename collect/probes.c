@@ -167,10 +167,15 @@ static uint64_t ring_size(uint64_t want)
  * cgroup clamp writes (CONFIG_UCLAMP_TASK_GROUP) and schedutil_util. Some
  * kernels list such a function in BTF but refuse to attach to it (-EBUSY).
  */
-static void drop_extra(struct ucprobes *s)
+static void drop_tg(struct ucprobes *s)
 {
 	bpf_program__set_autoload(s->progs.ucp_tg_walk, false);
 	bpf_program__set_autoload(s->progs.ucp_tg_walk_end, false);
+}
+
+static void drop_extra(struct ucprobes *s)
+{
+	drop_tg(s);
 	bpf_program__set_autoload(s->progs.ucp_sugov_util, false);
 }
 
@@ -198,10 +203,8 @@ static void drop_missing(struct ucprobes *s, const struct btf *btf)
 		if (btf__find_by_name_kind(btf, fns[i].fn, BTF_KIND_FUNC) < 0)
 			bpf_program__set_autoload(*(struct bpf_program **)((char *)s + fns[i].off),
 						  false);
-	if (btf__find_by_name_kind(btf, "cpu_util_update_eff", BTF_KIND_FUNC) < 0) {
-		bpf_program__set_autoload(s->progs.ucp_tg_walk, false);
-		bpf_program__set_autoload(s->progs.ucp_tg_walk_end, false);
-	}
+	if (btf__find_by_name_kind(btf, "cpu_util_update_eff", BTF_KIND_FUNC) < 0)
+		drop_tg(s);
 	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++)
 		if (btf__find_by_name_kind(btf, tps[i].tp, BTF_KIND_TYPEDEF) < 0)
 			bpf_program__set_autoload(*(struct bpf_program **)((char *)s + tps[i].off),
@@ -341,12 +344,8 @@ static int attach_ordered(struct ucprobes *s)
 		if (!bpf_program__autoload(prog) || *link)
 			continue;
 		*link = bpf_program__attach(prog);
-		if (!*link) {
-			int err = -errno;
-
-			*link = NULL;
-			return err ? err : -EINVAL;
-		}
+		if (!*link)
+			return errno ? -errno : -EINVAL;
 	}
 	return 0;
 }

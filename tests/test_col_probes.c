@@ -112,6 +112,16 @@ static unsigned int count_lines(const char *out, const char *what)
 	return n;
 }
 
+/* Skip unless the recorder runs here and the probes cannot (why[] says why). */
+static void need_refusal(void)
+{
+	need_recorder();
+	if (!why[0]) {
+		printf("# skip: this kernel can run the probes (it has uclamp)\n");
+		skip();
+	}
+}
+
 static void test_bad_mode(void **state)
 {
 	char out[OUT_LEN];
@@ -127,11 +137,7 @@ static void test_auto_records_and_says_why(void **state)
 	struct stat st;
 
 	(void)state;
-	need_recorder();
-	if (!why[0]) {
-		printf("# skip: this kernel can run the probes (it has uclamp)\n");
-		skip();
-	}
+	need_refusal();
 	unlink(out_path);
 	assert_int_equal(run_collect("", "--probes auto -t 0.3", out, sizeof(out)), 0);
 	an_test_fmt(line, sizeof(line), "ucval collect: probes off: %s\n", why);
@@ -150,11 +156,7 @@ static void test_on_exits_2(void **state)
 	struct stat st;
 
 	(void)state;
-	need_recorder();
-	if (!why[0]) {
-		printf("# skip: this kernel can run the probes (it has uclamp)\n");
-		skip();
-	}
+	need_refusal();
 	unlink(out_path);
 	assert_int_equal(run_collect("", "--probes on -t 0.3", out, sizeof(out)), 2);
 	an_test_fmt(line, sizeof(line), "ucval collect: --probes on: %s\n", why);

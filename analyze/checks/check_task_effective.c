@@ -19,8 +19,8 @@
  *    or v3 seed state is undefined: UNDECIDED window (may hide a failure).
  * The event's group_id/bucket_id is not compared: slot numbers depend on
  * allocations made before the trace began. The event's request (value) is
- * compared only where the model derived it itself: at a fork (MA7), until
- * anything else sets it; a difference is a FAIL of that event alone.
+ * compared only where the model derived it itself: at a forked child's
+ * first showing (MA7); a difference is a FAIL of that event alone.
  *
  * A group write in progress (mainline MT5/MR5, the kernel's
  * cpu_util_update_eff()): the kernel walks the written group's subtree top
@@ -120,11 +120,11 @@ static void make_window(struct an_window *w, const struct an_replay *r,
 }
 
 /*
- * The kernel's own request of @pid's clamp @id contradicted the
- * one the model derived at the task's fork (MA7: inherited, or none() with
- * reset_on_fork) and held since: a FAIL of this event alone. The replay has
- * taken the kernel's request by now, so the effective values that follow
- * are judged on it.
+ * The kernel's own request of @pid's clamp @id, at the task's first
+ * showing, contradicted the one the model derived at its fork (MA7:
+ * inherited, or none() with reset_on_fork): a FAIL of this event alone.
+ * The replay has taken the kernel's request by now, so the effective
+ * values that follow are judged on it.
  */
 static void fork_req_fail(struct an_keyed *k, const struct an_replay *r,
 			  const struct an_event *ev, int pid, int id)

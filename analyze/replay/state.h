@@ -375,9 +375,9 @@ struct an_replay_req {
  * @is_learnt: this event taught the replay a task's request
  *	       (uclamp_task_eff value differing from the model's)
  * @learn_ret: model_setattr()'s return for that lesson
- * @fork_req_model: when a lesson contradicted a request the model derived
- *		    itself at a fork (MA7) and held unchanged since, the model's
- *		    request value it replaced; -1 otherwise
+ * @fork_req_model: when a forked child's first uclamp_task_eff contradicted
+ *		    the request the model derived at the fork (MA7), the
+ *		    model's request value it replaced; -1 otherwise
  * @fork_req_id: the clamp id of that request
  * @fork_req_kernel: the kernel's request value the event showed
  * @applied_cpu: the CPU of a queued task whose effective clamp this

@@ -1010,13 +1010,13 @@ static int check_forward(struct an_tracedat *t, const struct tep_record *rec, in
 }
 
 /* A LOST_EVENTS event of @cpu before @rec (its timestamp, its position). */
-static void lost_event(const struct an_tracedat *t, struct an_event *ev,
-		       const struct tep_record *rec, int cpu, unsigned long long count)
+static void lost_event(const struct an_tracedat *t, struct an_event *ev, uint64_t ts_ns,
+		       int cpu, unsigned long long count)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->type = AN_EV_LOST_EVENTS;
 	ev->name = "lost_events";
-	ev->ts_ns = rec->ts;
+	ev->ts_ns = ts_ns;
 	ev->cpu = cpu;
 	ev->pid = -1;
 	ev->pos = t->nr_records;
@@ -1040,14 +1040,7 @@ static int tail_lost_event(struct an_tracedat *t, struct an_event *ev,
 	if (rec && l->ts_ns >= rec->ts)
 		return 0;
 	t->nr_tail_sent++;
-	memset(ev, 0, sizeof(*ev));
-	ev->type = AN_EV_LOST_EVENTS;
-	ev->name = "lost_events";
-	ev->ts_ns = l->ts_ns;
-	ev->cpu = l->cpu;
-	ev->pid = -1;
-	ev->pos = t->nr_records;
-	ev->lost.count = l->count;
+	lost_event(t, ev, l->ts_ns, l->cpu, l->count);
 	return 1;
 }
 
@@ -1103,7 +1096,7 @@ int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag 
 	if (t->nr_unplaced_sent < t->chk.nr_unplaced) {
 		const struct an_datcheck_loss *l = &t->chk.unplaced[t->nr_unplaced_sent++];
 
-		lost_event(t, ev, rec, l->cpu, l->count);
+		lost_event(t, ev, rec->ts, l->cpu, l->count);
 		ev->lost.is_unplaced = true;
 		t->held = rec;
 		t->held_inst = inst;
@@ -1111,7 +1104,7 @@ int an_tracedat_next(struct an_tracedat *t, struct an_event *ev, struct an_diag 
 	}
 	if (t->is_held_lost) {
 		t->is_held_lost = false;
-		lost_event(t, ev, rec, rec->cpu,
+		lost_event(t, ev, rec->ts, rec->cpu,
 			   rec->missed_events > 0 ? (unsigned long long)rec->missed_events : 0);
 		t->held = rec;
 		t->held_inst = inst;
