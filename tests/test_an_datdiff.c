@@ -258,14 +258,17 @@ static bool read_ucval(const char *path, enum an_dat_reader how, struct stream *
  * An event line "comm-pid [cpu] secs.nsecs: name: fields": false when
  * @line is none (a header, the rest of a multi-line print buffer). The
  * comm may hold spaces, dashes and brackets: the line is read from its
- * "[cpu] ts:" backwards and forwards.
+ * "[cpu] ts:" backwards and forwards. The report prints the timestamp as
+ * a bare count, "[cpu]count:", for a clock it does not know to count
+ * nanoseconds; trace-cmd 3.1.6 also does so now and then for a file whose
+ * trace_clock is empty, as it reads past that empty buffer.
  */
 static bool parse_event_line(const char *line, struct raw *out)
 {
 	for (const char *b = strchr(line, '['); b; b = strchr(b + 1, '[')) {
 		const char *p = b, *q;
 		char *end;
-		unsigned long long secs, nsecs;
+		unsigned long long ts, nsecs;
 		long cpu;
 
 		cpu = strtol(p + 1, &end, 10);
@@ -274,12 +277,17 @@ static bool parse_event_line(const char *line, struct raw *out)
 		p = end + 1;
 		while (*p == ' ')
 			p++;
-		secs = strtoull(p, &end, 10);
-		if (end == p || *end != '.')
+		ts = strtoull(p, &end, 10);
+		if (end == p)
 			continue;
-		q = end + 1;
-		nsecs = strtoull(q, &end, 10);
-		if (end - q != 9 || end[0] != ':' || end[1] != ' ')
+		if (*end == '.') {
+			q = end + 1;
+			nsecs = strtoull(q, &end, 10);
+			if (end - q != 9)
+				continue;
+			ts = ts * NS_PER_S + nsecs;
+		}
+		if (end[0] != ':' || end[1] != ' ')
 			continue;
 		p = end + 2;
 		while (*p == ' ')
@@ -288,7 +296,7 @@ static bool parse_event_line(const char *line, struct raw *out)
 		if (!q || q == p)
 			continue;
 		out->cpu = (int)cpu;
-		out->ts = secs * NS_PER_S + nsecs;
+		out->ts = ts;
 		out->name = dup_str(p, (size_t)(q - p));
 		for (p = q + 1; *p == ' '; p++)
 			;
@@ -930,6 +938,48 @@ static int teardown(void **state)
  * The report's raw numbers: a negative 64-bit field (a syscall's ret of
  * -EINVAL in the kernel loop's recordings) printed in hex.
  */
+/* Event lines as trace-cmd report prints them, in both timestamp forms. */
+static void test_event_line(void **state)
+{
+	static const struct {
+		const char *line;
+		bool ok;
+		int cpu, pid;
+		unsigned long long ts;
+		const char *name, *fields;
+	} rows[] = {
+		{ "          <idle>-0     [003]  7615.709442088: bprint:                ip=0xc0 buf=0",
+		  true, 3, 0, 7615709442088ULL, "bprint", "ip=0xc0 buf=0" },
+		/* the bare count trace-cmd 3.1.6 prints when it misreads an empty clock */
+		{ "          <idle>-0     [003]7615709442088: bprint:                ip=0xc0 buf=0",
+		  true, 3, 0, 7615709442088ULL, "bprint", "ip=0xc0 buf=0" },
+		{ "  kworker/u16:2-5 [1] 12345: sched_waking: comm=a pid=7",
+		  true, 1, 5, 12345ULL, "sched_waking", "comm=a pid=7" },
+		{ "a [x] b-12 [000]     0.000001000: cpu_idle: state=1 cpu_id=0",
+		  true, 0, 12, 1000ULL, "cpu_idle", "state=1 cpu_id=0" },
+		{ "cpus=8", false, 0, 0, 0, NULL, NULL },
+		{ "  x-1 [000] 1.0001: e: f=1", false, 0, 0, 0, NULL, NULL },
+		{ "  x-1 [000] 1.000000001 e: f=1", false, 0, 0, 0, NULL, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct raw r = { 0 };
+		bool ok = parse_event_line(rows[i].line, &r);
+
+		assert_int_equal(ok, rows[i].ok);
+		if (!ok)
+			continue;
+		assert_int_equal(r.cpu, rows[i].cpu);
+		assert_int_equal(r.pid, rows[i].pid);
+		assert_int_equal(r.ts, rows[i].ts);
+		assert_string_equal(r.name, rows[i].name);
+		assert_string_equal(r.fields, rows[i].fields);
+		free(r.name);
+		free(r.fields);
+	}
+}
+
 static void test_raw_num(void **state)
 {
 	static const struct {
@@ -952,6 +1002,7 @@ static void test_raw_num(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_event_line),
 		cmocka_unit_test(test_raw_num),
 		cmocka_unit_test(test_text_options),
 		cmocka_unit_test(test_trace_clock),
