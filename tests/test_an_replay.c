@@ -49,6 +49,9 @@
 #define CFS(cpu, ts, min, max)								\
 	"x-1 [00" #cpu "] " ts ": uclamp_util_cfs: cpu=" #cpu " util_avg=1 uclamp_avg=1"	\
 	" uclamp_min=" #min " uclamp_max=" #max "\n"
+#define SE(cpu, ts, pid, min, max)							\
+	"x-1 [00" #cpu "] " ts ": uclamp_util_se: pid=" #pid " comm=s cpu=" #cpu " util_avg=1"	\
+	" uclamp_avg=1 uclamp_min=" #min " uclamp_max=" #max "\n"
 #define V3 MARK("1.000000", "platform cpus=2 model=v3 groups=5 scale=1024")
 #define ML MARK("1.000000", "platform cpus=2 model=mainline kernel=6.1.0 groups=5")
 
@@ -619,6 +622,28 @@ static const struct {
 	     "x-1 [000] 2.000500: sched_migrate_task: comm=r pid=10 prio=120 orig_cpu=1 dest_cpu=0\n"
 	     SW(0, "2.000600", 100, "S", 10) WAKE(0, "2.000800", 30) CFS(0, "2.000900", 0, 1024),
 	  AN_PASS, 0, 0, false, NULL },
+	/* CPU 1's balance takes 100 (MIN 400) and 200 (none) from CPU 0:
+	 * detach_tasks() shows both migrations, then attach_tasks() enqueues
+	 * 200 first, whose uclamp_util_se shows rq MIN 0; the replay has
+	 * moved both already (check-kernel's probes kernel, 6.1) */
+#define BALANCE_2 \
+	ML MARK("1.000100", "task pid=100 util_min=400") MARK("1.000200", "task pid=200")	\
+	   MARK("1.000300", "task pid=300") MARK("1.000400", "task pid=50")			\
+	   SW(0, "2.000000", 0, "R", 300) WAKE(0, "2.000100", 100) WAKE(0, "2.000200", 200)	\
+	   SW(1, "2.000300", 0, "R", 50)							\
+	   MIGR(1, "2.001000", 100, 0, 1) MIGR(1, "2.001010", 200, 0, 1)			\
+	   SE(1, "2.001100", 200, 0, 1024)
+	{ "MR3: a balance's tasks attached one by one", AN_CHECK_RQ_CLAMP,
+	  BALANCE_2 SE(1, "2.001200", 100, 400, 1024) CFS(1, "2.002000", 400, 1024),
+	  AN_PASS, 0, 0, false, NULL },
+	/* ... and the last one attached shows the rq the model has */
+	{ "MR3: a balance's last task shows the whole batch", AN_CHECK_RQ_CLAMP,
+	  BALANCE_2 SE(1, "2.001200", 100, 0, 1024),
+	  AN_FAIL, 1, 0, false, "MR3" },
+	/* ... and the destination's next rq sample too */
+	{ "MR3: a balance ends at the destination's next rq sample", AN_CHECK_RQ_CLAMP,
+	  BALANCE_2 CFS(1, "2.002000", 0, 1024),
+	  AN_FAIL, 1, 0, false, "MR3" },
 	/* the same pull shown from CPU 1 (a wakeup's migration): no such excuse */
 	{ "MB2: a migration from another CPU keeps the bucket's largest value", AN_CHECK_RQ_CLAMP,
 	  ML MARK("1.000100", "task pid=100 util_min=200") MARK("1.000200", "task pid=10")

@@ -62,6 +62,16 @@
  * the sleeper still ran. When the sleeper left no other task queued, the
  * next rq sample decides between the two (late_order() in sched.c).
  *
+ * A balance that moves several tasks (detach_tasks(), then attach_tasks()):
+ * the kernel dequeues them all from the busiest CPU, one sched_migrate_task
+ * each, then enqueues them one by one on the destination, where each
+ * uclamp_util_se shows the rq with the tasks attached so far. The replay
+ * moves a task at its sched_migrate_task, so it is ahead of the kernel
+ * until the last one is attached: a uclamp_util_se of the destination
+ * while other tasks moved there have not shown theirs is not judged. The
+ * batch ends at the last one's, or at the destination's next switch or rq
+ * sample (attach_tasks() holds its rq lock until all are queued).
+ *
  * MediaTek's sched_queue_task shows the rq clamps (min, max) just after the
  * enqueue (enqueue 1) or dequeue (-1) of one task, from enqueue_task() or
  * dequeue_task(): before the sched event that shows that operation
@@ -83,6 +93,7 @@
 #include "lib/malloc.h"
 
 #define MAX_PENDING	4	/* distinct (min, max) pairs of one CPU at one instant */
+#define MAX_ATTACHING	8	/* tasks of one balance, beyond that: the batch's end */
 
 struct rq_cpu {
 	struct an_win_track fail[MODEL_UCLAMP_CNT];
@@ -96,6 +107,10 @@ struct rq_cpu {
 	int write_max;			/* its effective UCLAMP_MAX before the write */
 	bool has_alt;			/* idle: @alt_max retained is accepted too */
 	int alt_max;
+	/* a balance's tasks not attached yet (file comment) */
+	unsigned int nr_attaching;
+	bool is_attaching_full;		/* more than MAX_ATTACHING */
+	int attaching[MAX_ATTACHING];
 	/* pull before the switch (file comment) */
 	/* sched_queue_task waiting for its operation (file comment) */
 	bool has_queued;
@@ -613,6 +628,60 @@ static void track_after(struct an_replay *r, struct rq_check *k)
 			k->cpu[cpu].has_alt = false;
 }
 
+/*
+ * Before @ev: follow the tasks a balance moves (file comment). False when
+ * @ev is a uclamp_util_se shown while others of its batch are still to be
+ * attached: not to be judged.
+ */
+static AN_NOINLINE bool attach_track(struct an_replay *r, struct rq_check *k,
+				     const struct an_event *ev)
+{
+	const struct an_task *t;
+	struct rq_cpu *rc;
+	int cpu;
+
+	switch (ev->type) {
+	case AN_EV_SCHED_MIGRATE_TASK:
+		cpu = ev->migrate.dest_cpu;
+		t = an_replay_task(r, ev->migrate.pid);
+		if (cpu < 0 || (unsigned int)cpu >= k->nr_cpus || !t || t->mt.cpu < 0 ||
+		    t->mt.cpu == cpu)
+			return true;	/* no queued task moves */
+		rc = &k->cpu[cpu];
+		if (rc->nr_attaching < MAX_ATTACHING)
+			rc->attaching[rc->nr_attaching++] = ev->migrate.pid;
+		else
+			rc->is_attaching_full = true;
+		return true;
+	case AN_EV_UCLAMP_UTIL_SE:
+		cpu = ev->util_se.cpu;
+		if (cpu < 0 || (unsigned int)cpu >= k->nr_cpus)
+			return true;
+		rc = &k->cpu[cpu];
+		for (unsigned int i = 0; i < rc->nr_attaching; i++) {
+			if (rc->attaching[i] != ev->util_se.pid)
+				continue;
+			rc->attaching[i] = rc->attaching[--rc->nr_attaching];
+			/* the last of the batch shows the rq complete */
+			return !rc->nr_attaching && !rc->is_attaching_full;
+		}
+		return !rc->is_attaching_full;
+	case AN_EV_SCHED_SWITCH:
+		cpu = ev->cpu;
+		break;
+	case AN_EV_UCLAMP_UTIL_CFS:
+		cpu = ev->util_cfs.cpu;
+		break;
+	default:
+		return true;
+	}
+	if (cpu >= 0 && (unsigned int)cpu < k->nr_cpus) {
+		k->cpu[cpu].nr_attaching = 0;
+		k->cpu[cpu].is_attaching_full = false;
+	}
+	return true;
+}
+
 static AN_NOINLINE int setup(struct rq_check *k, const struct an_replay *r)
 {
 	k->cpu = an_calloc(r->nr_cpus, sizeof(*k->cpu));
@@ -639,6 +708,8 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	if (k->nr_pending_cpus)
 		resolve_older(r, k, ev->ts_ns, false);
 	track_before(r, k, ev);
+	if (!attach_track(r, k, ev))
+		return 0;
 	if (ev->type == AN_EV_UCLAMP_UTIL_CFS)
 		observe(r, k, ev, ev->util_cfs.cpu, ev->util_cfs.uclamp_min,
 			ev->util_cfs.uclamp_max);
