@@ -546,6 +546,22 @@ static int start_probes(struct col_record *rec, const char *dir, struct col_prob
 	return col_probes_open(&o, out, d);
 }
 
+/*
+ * After an attach that returned @err: with --probes auto a failure closes
+ * the probes (*@probes = NULL) and the recording goes on without them.
+ */
+static int probes_attached(struct col_probes **probes, int err, const struct collect_args *a,
+			   struct an_diag *d)
+{
+	if (!err || a->probes == COL_PROBES_ON)
+		return err;
+	print_diag(d);
+	col_probes_close(*probes);
+	*probes = NULL;
+	an_diag_clear(d);
+	return 0;
+}
+
 static void report_probes(const struct col_probes *probes)
 {
 	uint64_t events, lost;
@@ -626,21 +642,17 @@ int cmd_collect(int argc, char **argv)
 	err = col_record_start(rec, &d);
 	if (!err)
 		err = col_snapshot_take(NULL, emit_marker, rec, &d);
+	if (!err && probes)
+		err = probes_attached(&probes, col_probes_attach_early(probes, &d), &a, &d);
 	if (!err)
 		err = col_record_enable(rec, &d);
-	if (!err && probes)
-		err = col_probes_attach(probes, &d);
+	if (!err && probes) {
+		col_probes_trace_from(probes);
+		err = probes_attached(&probes, col_probes_attach(probes, &d), &a, &d);
+	}
 	if (!err && probes && col_probes_without_enqueue(probes) && !a.is_quiet)
 		fprintf(stderr, "ucval collect: no fexit programs on this kernel: "
 			"uclamp_task_eff at wakeups only, re-enqueues unseen\n");
-	if (err && probes && a.probes != COL_PROBES_ON) {
-		/* auto: the recording goes on without them */
-		print_diag(&d);
-		col_probes_close(probes);
-		probes = NULL;
-		an_diag_clear(&d);
-		err = 0;
-	}
 	if (!err)
 		err = col_snapshot_tasks(NULL, emit_marker, rec, &d);
 	if (!err && a.command) {
@@ -672,6 +684,8 @@ int cmd_collect(int argc, char **argv)
 		err = record_loop(rec, probes, &a, child, &child_status, &d);
 	else if (child > 0)
 		waitpid(child, &child_status, 0);
+	if (!err && probes)
+		col_probes_trace_until(probes);
 	if (!err)
 		err = col_record_stop(rec, &d);
 	if (!err && probes) {

@@ -48,6 +48,8 @@ struct col_probes {
 	bool is_fexit_off;	/* the kernel refused the fexit programs */
 	bool has_uclamp;	/* rq.uclamp in the kernel's BTF */
 	uint64_t read_from_ns;	/* CLOCK_MONOTONIC: the ring is read from then on */
+	uint64_t keep_from_ns;	/* records kept from then ... */
+	uint64_t keep_until_ns;	/* ... up to then (col_probes_trace_from/_until) */
 	struct col_probes_opts opts;
 };
 
@@ -144,6 +146,8 @@ static int on_sample(void *ctx, void *data, size_t size)
 		col_pagebuf_lost(p->pages, r->cpu, r->lost);
 		p->nr_lost += r->lost;
 	}
+	if (r->ts < p->keep_from_ns || r->ts > p->keep_until_ns)
+		return 0;	/* the kernel's events were off */
 	err = col_pagebuf_add(p->pages, r->cpu, r->ts, rec, 8 + len);
 	if (err) {
 		p->err = err;
@@ -186,6 +190,8 @@ static void drop_extra(struct ucprobes *s)
 static void drop_missing(struct ucprobes *s, const struct btf *btf)
 {
 	static const struct { const char *fn; size_t off; } fns[] = {
+		{ "enqueue_task_fair", offsetof(struct ucprobes, progs.ucp_enqueue_fair_entry) },
+		{ "enqueue_task_rt", offsetof(struct ucprobes, progs.ucp_enqueue_rt_entry) },
 		{ "enqueue_task_fair", offsetof(struct ucprobes, progs.ucp_enqueue_fair) },
 		{ "enqueue_task_rt", offsetof(struct ucprobes, progs.ucp_enqueue_rt) },
 		{ "dequeue_task_fair", offsetof(struct ucprobes, progs.ucp_dequeue_fair) },
@@ -211,9 +217,11 @@ static void drop_missing(struct ucprobes *s, const struct btf *btf)
 						  false);
 }
 
-/* The fexit programs: kernels without BPF trampolines refuse them. */
+/* The fentry and fexit programs: kernels without BPF trampolines refuse them. */
 static void drop_fexit(struct ucprobes *s)
 {
+	bpf_program__set_autoload(s->progs.ucp_enqueue_fair_entry, false);
+	bpf_program__set_autoload(s->progs.ucp_enqueue_rt_entry, false);
 	bpf_program__set_autoload(s->progs.ucp_enqueue_fair, false);
 	bpf_program__set_autoload(s->progs.ucp_enqueue_rt, false);
 	bpf_program__set_autoload(s->progs.ucp_dequeue_fair, false);
@@ -294,6 +302,7 @@ int col_probes_open(const struct col_probes_opts *opts, struct col_probes **out,
 	libbpf_set_print(quiet_print);
 	p->nr_cpus = opts->nr_cpus;
 	p->opts = *opts;
+	p->keep_until_ns = UINT64_MAX;
 	err = col_pagebuf_open(opts->nr_cpus, opts->page_size, opts->tmpdir, &p->pages, d);
 	if (!err)
 		err = load(p, opts, PROBES_ALL, d);
@@ -316,30 +325,39 @@ static uint64_t mono_ns(void)
 #define PROG(name) { offsetof(struct ucprobes, progs.name), offsetof(struct ucprobes, links.name) }
 
 /*
- * Attach the loaded programs, function probes first, tracepoints last: the
- * programs attach one after another, milliseconds apart under emulation,
- * and a schedutil_util missing while PELT samples already come misleads
- * the frequency checks more than a late start of every sample does. The
- * tracepoint programs attach after collect enabled the kernel's events, so
- * the kernel's record of a tracepoint comes before the probe's (a
- * tracepoint calls its probes in the order they registered): the order the
- * instrumentation patch gives.
+ * The programs in the order they attach: the function probes and the bare
+ * tracepoints (no kernel event of their own) first, before collect enables
+ * the kernel's events, so that every schedutil evaluation and PELT update
+ * the kernel's first events depend on is in the trace (the programs attach
+ * one after another, milliseconds apart under emulation; the records from
+ * before the kernel's events are dropped, col_probes_trace_from()). Then, after the
+ * kernel's events are on, the programs on tracepoints that are also
+ * kernel events (sched_switch, sched_wakeup*, sched_migrate_task): a
+ * tracepoint calls its probes in the order they registered, so the
+ * kernel's record comes before the probe's, the order the instrumentation
+ * patch gives.
  */
-static int attach_ordered(struct ucprobes *s)
-{
-	static const struct { size_t prog, link; } order[] = {
-		PROG(ucp_tg_walk), PROG(ucp_tg_walk_end), PROG(ucp_sugov_util),
-		PROG(ucp_enqueue_fair), PROG(ucp_enqueue_rt), PROG(ucp_dequeue_fair),
-		PROG(ucp_dequeue_rt), PROG(ucp_pelt_cfs), PROG(ucp_util_est_cfs),
-		PROG(ucp_util_est_se), PROG(ucp_capacity), PROG(ucp_migrate),
-		PROG(ucp_wakeup_new), PROG(ucp_wakeup), PROG(ucp_switch),
-	};
-	_Static_assert(sizeof(order) / sizeof(order[0]) ==
-		       sizeof(s->progs) / sizeof(struct bpf_program *), "every program ordered");
+static const struct { size_t prog, link; } attach_order[] = {
+	PROG(ucp_tg_walk), PROG(ucp_tg_walk_end), PROG(ucp_sugov_util),
+	PROG(ucp_enqueue_fair_entry), PROG(ucp_enqueue_rt_entry),
+	PROG(ucp_enqueue_fair), PROG(ucp_enqueue_rt), PROG(ucp_dequeue_fair),
+	PROG(ucp_dequeue_rt), PROG(ucp_pelt_cfs), PROG(ucp_util_est_cfs),
+	PROG(ucp_util_est_se), PROG(ucp_capacity),
+	/* the late ones, ATTACH_EARLY onwards */
+	PROG(ucp_migrate), PROG(ucp_wakeup_new), PROG(ucp_wakeup), PROG(ucp_switch),
+};
+#define ATTACH_ALL	(sizeof(attach_order) / sizeof(attach_order[0]))
+#define ATTACH_EARLY	(ATTACH_ALL - 4)
+_Static_assert(ATTACH_ALL == sizeof(((struct ucprobes *)0)->progs) / sizeof(struct bpf_program *),
+	       "every program ordered");
 
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		struct bpf_program *prog = *(struct bpf_program **)((char *)s + order[i].prog);
-		struct bpf_link **link = (struct bpf_link **)((char *)s + order[i].link);
+/* Attach the first @n programs of attach_order[] not attached yet. */
+static int attach_ordered(struct ucprobes *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct bpf_program *prog = *(struct bpf_program **)((char *)s +
+								    attach_order[i].prog);
+		struct bpf_link **link = (struct bpf_link **)((char *)s + attach_order[i].link);
 
 		if (!bpf_program__autoload(prog) || *link)
 			continue;
@@ -351,13 +369,14 @@ static int attach_ordered(struct ucprobes *s)
 }
 
 /*
- * A kernel built without function tracing loads fexit programs but cannot
- * attach them (x86: no ftrace nop at the function's entry, -EBUSY): the
- * probes are loaded again with the next set (enum probe_set).
+ * Attach the first @n programs. A kernel built without function tracing
+ * loads fexit programs but cannot attach them (x86: no ftrace nop at the
+ * function's entry, -EBUSY): the probes are loaded again with the next set
+ * (enum probe_set).
  */
-int col_probes_attach(struct col_probes *p, struct an_diag *d)
+static int attach_falling_back(struct col_probes *p, size_t n, struct an_diag *d)
 {
-	int err = attach_ordered(p->skel);
+	int err = attach_ordered(p->skel, n);
 
 	while (err && p->set != PROBES_NO_FEXIT) {
 		ring_buffer__free(p->ring);
@@ -367,12 +386,32 @@ int col_probes_attach(struct col_probes *p, struct an_diag *d)
 		err = load(p, &p->opts, p->set + 1, d);
 		if (err)
 			return err;
-		err = attach_ordered(p->skel);
+		err = attach_ordered(p->skel, n);
 	}
 	if (err)
 		return an_diag_fail(d, err, "cannot attach the BPF probes: %s", strerror(-err));
 	p->read_from_ns = mono_ns() + (uint64_t)p->opts.hold_ms * 1000000u;
 	return 0;
+}
+
+void col_probes_trace_from(struct col_probes *p)
+{
+	p->keep_from_ns = mono_ns();
+}
+
+void col_probes_trace_until(struct col_probes *p)
+{
+	p->keep_until_ns = mono_ns();
+}
+
+int col_probes_attach_early(struct col_probes *p, struct an_diag *d)
+{
+	return attach_falling_back(p, ATTACH_EARLY, d);
+}
+
+int col_probes_attach(struct col_probes *p, struct an_diag *d)
+{
+	return attach_falling_back(p, ATTACH_ALL, d);
 }
 
 /* Move what the ring buffer holds into pages. */

@@ -76,12 +76,48 @@ int col_probes_open(const struct col_probes_opts *opts, struct col_probes **out,
 		    struct an_diag *d);
 
 /**
- * col_probes_attach() - start the probes
+ * col_probes_attach_early() - start the probes on functions and on bare
+ * tracepoints
  * @p: probes
  * @d: diagnostic on failure
  *
- * Called when the kernel events are enabled, after the platform markers:
- * the analysis takes its setup from markers before any event.
+ * Called after the platform markers (the analysis takes its setup from
+ * markers before any event) and before the kernel's events are enabled, so
+ * that every schedutil evaluation and PELT update is traced from the
+ * kernel's first event on (col_probes_trace_from() drops the earlier ones).
+ *
+ * Return: 0 or a negative errno.
+ */
+int col_probes_attach_early(struct col_probes *p, struct an_diag *d);
+
+/**
+ * col_probes_trace_from() - keep the probes' records from now on
+ * @p: probes
+ *
+ * Called once the kernel's events are on: a record from before would show
+ * a PELT update or schedutil evaluation whose effect the trace cannot
+ * show. Records are kept from the start by default.
+ */
+void col_probes_trace_from(struct col_probes *p);
+
+/**
+ * col_probes_trace_until() - keep no record from now on
+ * @p: probes
+ *
+ * Called just before the kernel's events stop: the probes go on until
+ * col_probes_stop() and would show evaluations whose frequency changes
+ * the trace no longer records.
+ */
+void col_probes_trace_until(struct col_probes *p);
+
+/**
+ * col_probes_attach() - start the rest of the probes
+ * @p: probes
+ * @d: diagnostic on failure
+ *
+ * Called when the kernel events are enabled: the probes on tracepoints
+ * that are also kernel events then record after the kernel does. Attaches
+ * the early probes too when col_probes_attach_early() was not called.
  *
  * Return: 0 or a negative errno.
  */

@@ -18,16 +18,22 @@
  * - uclamp_util_cfs at sched_switch (the patch: right after it) and at
  *   sched_migrate_task of a queued task (the patch: right after it; the
  *   task is already dequeued from its old rq).
- * - uclamp_task_eff at the exit of enqueue_task_fair/_rt, for both clamps
- *   whose p->uclamp[].active is set: uclamp_rq_inc_id() just computed them,
- *   the value the patch traces there. Re-accounting without an enqueue
- *   (a cgroup clamp write) gives no uclamp_task_eff.
+ * - uclamp_task_eff at the entry of enqueue_task_fair/_rt, for both clamps
+ *   whose p->uclamp[].active is set: enqueue_task() has just run
+ *   uclamp_rq_inc(), whose uclamp_rq_inc_id() computed them, the value and
+ *   the instant the patch traces. At the entry, not the exit: the class's
+ *   enqueue updates PELT, and with it schedutil evaluates the frequency
+ *   with the new rq clamps; the effective values must come before that.
+ *   Re-accounting without an enqueue (a cgroup clamp write) gives no
+ *   uclamp_task_eff.
  * - A cgroup clamp write (cpu_util_update_eff(), under uclamp_mutex): like
  *   the patch, no rq event while it walks the subtree, and no
  *   uclamp_task_eff either (an enqueue meanwhile may see a group's old or
  *   new values); at its end the written group's uclamp_tg, then
  *   uclamp_util_cfs of each of the first TG_RQS CPUs whose rq is known (the
- *   others show theirs at their next sched_switch). The patch traces each
+ *   others show theirs at their next sched_switch), but of a CPU whose
+ *   running task is being dequeued to sleep (the patch reads each rq under
+ *   its lock, which __schedule() holds from that dequeue to the switch). The patch traces each
  *   changed group as the walk reaches it; the probes cannot
  *   (uclamp_update_active_tasks() refuses fentry on 6.1: -EBUSY), and the
  *   model derives the descendants' effective values from the written one.
@@ -345,6 +351,19 @@ static __always_inline __u64 clamp_util(__u64 util, unsigned int min, unsigned i
 	return util < min ? min : util > max ? max : util;
 }
 
+/*
+ * Whether @rq's running task has been dequeued to sleep: __schedule() is
+ * under way there (deactivate_task() clears p->on_rq before
+ * uclamp_rq_dec()). A remote read, at the end of a cgroup walk, does not
+ * hold that rq's lock, and may come before the hold is set.
+ */
+static __always_inline int is_curr_leaving(struct rq *rq)
+{
+	struct task_struct *curr = BPF_CORE_READ(rq, curr);
+
+	return curr && !BPF_CORE_READ(curr, on_rq);
+}
+
 static __always_inline void emit_rq(struct rq *rq)
 {
 	struct col_probe_rec *r;
@@ -359,6 +378,11 @@ static __always_inline void emit_rq(struct rq *rq)
 	util = BPF_CORE_READ(rq, cfs.avg.util_avg);
 	min = rq_clamp(rq, UCLAMP_MIN);
 	max = rq_clamp(rq, UCLAMP_MAX);
+	/* after the clamps: a task still queued then was counted in them */
+	if (is_curr_leaving(rq)) {
+		bpf_ringbuf_discard(r, 0);
+		return;
+	}
 	r->u.util_cfs.cpu = BPF_CORE_READ(rq, cpu);
 	r->u.util_cfs.util_avg = util;
 	r->u.util_cfs.uclamp_avg = clamp_util(util, min, max);
@@ -422,14 +446,19 @@ static __always_inline void emit_eff(struct task_struct *p, int id)
 	bpf_ringbuf_submit(r, 0);
 }
 
-static __always_inline void after_enqueue(struct rq *rq, struct task_struct *p, int flags)
+static __always_inline void before_enqueue(struct task_struct *p)
 {
-	learn_rq(rq);
 	if (!has_uclamp)
 		return;
 	emit_eff(p, UCLAMP_MIN);
 	emit_eff(p, UCLAMP_MAX);
-	if ((flags & ENQUEUE_RESTORE) || BPF_CORE_READ(p, on_rq) == TASK_ON_RQ_MIGRATING)
+}
+
+static __always_inline void after_enqueue(struct rq *rq, struct task_struct *p, int flags)
+{
+	learn_rq(rq);
+	if (has_uclamp &&
+	    ((flags & ENQUEUE_RESTORE) || BPF_CORE_READ(p, on_rq) == TASK_ON_RQ_MIGRATING))
 		emit_task(p);
 }
 
@@ -499,6 +528,20 @@ int BPF_PROG(ucp_migrate, struct task_struct *p, int new_cpu)
 {
 	if (has_uclamp && BPF_CORE_READ(p, on_rq) == TASK_ON_RQ_MIGRATING)
 		emit_rq(task_rq(p));
+	return 0;
+}
+
+SEC("fentry/enqueue_task_fair")
+int BPF_PROG(ucp_enqueue_fair_entry, struct rq *rq, struct task_struct *p, int flags)
+{
+	before_enqueue(p);
+	return 0;
+}
+
+SEC("fentry/enqueue_task_rt")
+int BPF_PROG(ucp_enqueue_rt_entry, struct rq *rq, struct task_struct *p, int flags)
+{
+	before_enqueue(p);
 	return 0;
 }
 
