@@ -26,17 +26,18 @@
  *   with the new rq clamps; the effective values must come before that.
  *   Re-accounting without an enqueue (a cgroup clamp write) gives no
  *   uclamp_task_eff.
- * - A cgroup clamp write (cpu_util_update_eff(), under uclamp_mutex): like
- *   the patch, no rq event while it walks the subtree, and no
- *   uclamp_task_eff either (an enqueue meanwhile may see a group's old or
- *   new values); at its end the written group's uclamp_tg, then
- *   uclamp_util_cfs of each of the first TG_RQS CPUs whose rq is known (the
- *   others show theirs at their next sched_switch), but of a CPU whose
- *   running task is being dequeued to sleep (the patch reads each rq under
- *   its lock, which __schedule() holds from that dequeue to the switch). The patch traces each
- *   changed group as the walk reaches it; the probes cannot
- *   (uclamp_update_active_tasks() refuses fentry on 6.1: -EBUSY), and the
- *   model derives the descendants' effective values from the written one.
+ * - A cgroup clamp write (cpu_util_update_eff(), under uclamp_mutex): the
+ *   written group's uclamp_tg at its start (emit_tg()); like the patch, no
+ *   rq event while it walks the subtree, and no uclamp_task_eff either (an
+ *   enqueue meanwhile may see a group's old or new values); at its end
+ *   uclamp_util_cfs of each of the first TG_RQS CPUs whose rq is known
+ *   (the others show theirs at their next sched_switch), but of a CPU
+ *   whose running task is being dequeued to sleep (the patch reads each rq
+ *   under its lock, which __schedule() holds from that dequeue to the
+ *   switch). The patch traces each changed group as the walk reaches it;
+ *   the probes cannot (uclamp_update_active_tasks() refuses fentry on 6.1:
+ *   -EBUSY), and the model derives the descendants' effective values from
+ *   the written one.
  * - No rq event between a sleeping prev's dequeue and its sched_switch (the
  *   patch's uclamp_trace_hold()): dequeue_task_fair/_rt of the current task
  *   with DEQUEUE_SLEEP holds the CPU until its next sched_switch.
@@ -153,6 +154,7 @@ struct cgroup_subsys_state {
 
 struct task_group {
 	struct cgroup_subsys_state css;
+	struct task_group *parent;
 	struct uclamp_se uclamp_req[2];
 	struct uclamp_se uclamp[2];
 } __attribute__((preserve_access_index));
@@ -722,23 +724,52 @@ static __always_inline int cg_path(struct cgroup_subsys_state *css, char *out)
 }
 
 /* uclamp_tg of @css, both clamps, as the patch's uclamp_trace_tg() */
+static __always_inline unsigned int tg_clamp(struct task_group *tg, int id, int is_req)
+{
+	struct uclamp_se *se;
+
+	se = (void *)((char *)tg + (is_req ? bpf_core_field_offset(struct task_group, uclamp_req) :
+					     bpf_core_field_offset(struct task_group, uclamp)) +
+		      id * bpf_core_type_size(struct uclamp_se));
+	return BPF_CORE_READ_BITFIELD_PROBED(se, value);
+}
+
+/*
+ * The written group's uclamp_tg, before the walk: its requests are set,
+ * and its effective values are what cpu_util_update_eff() is about to
+ * compute from them (each request capped by the parent's effective value,
+ * the minimum by the maximum). The walk then re-accounts the tasks of the
+ * subtree, and another CPU may evaluate schedutil with their new clamps
+ * before the walk ends: the patch traces each group as the walk reaches
+ * it, the written one first.
+ */
 static __always_inline void emit_tg(struct cgroup_subsys_state *css)
 {
-	struct task_group *tg;
+	struct task_group *tg, *parent;
+	unsigned int req[2], eff[2];
 
 	if (!bpf_core_field_exists(struct task_group, uclamp))
 		return;
 	tg = (void *)((char *)css - bpf_core_field_offset(struct task_group, css));
+	parent = BPF_CORE_READ(tg, parent);
 #pragma unroll
 	for (int id = UCLAMP_MIN; id <= UCLAMP_MAX; id++) {
-		struct uclamp_se *req, *eff;
-		struct col_probe_rec *r;
+		unsigned int up;
 
-		req = (void *)((char *)tg + bpf_core_field_offset(struct task_group, uclamp_req) +
-			       id * bpf_core_type_size(struct uclamp_se));
-		eff = (void *)((char *)tg + bpf_core_field_offset(struct task_group, uclamp) +
-			       id * bpf_core_type_size(struct uclamp_se));
-		r = reserve(COL_PROBE_TG);
+		req[id] = tg_clamp(tg, id, 1);
+		eff[id] = req[id];
+		if (parent) {
+			up = tg_clamp(parent, id, 0);
+			if (eff[id] > up)
+				eff[id] = up;
+		}
+	}
+	if (eff[UCLAMP_MIN] > eff[UCLAMP_MAX])
+		eff[UCLAMP_MIN] = eff[UCLAMP_MAX];
+#pragma unroll
+	for (int id = UCLAMP_MIN; id <= UCLAMP_MAX; id++) {
+		struct col_probe_rec *r = reserve(COL_PROBE_TG);
+
 		if (!r)
 			return;
 		if (!cg_path(css, r->u.tg.path)) {
@@ -746,8 +777,8 @@ static __always_inline void emit_tg(struct cgroup_subsys_state *css)
 			return;
 		}
 		r->u.tg.clamp_id = id;
-		r->u.tg.value = BPF_CORE_READ_BITFIELD_PROBED(req, value);
-		r->u.tg.effective = BPF_CORE_READ_BITFIELD_PROBED(eff, value);
+		r->u.tg.value = req[id];
+		r->u.tg.effective = eff[id];
 		bpf_ringbuf_submit(r, 0);
 	}
 }
@@ -755,15 +786,15 @@ static __always_inline void emit_tg(struct cgroup_subsys_state *css)
 SEC("fentry/cpu_util_update_eff")
 int BPF_PROG(ucp_tg_walk, struct cgroup_subsys_state *css)
 {
+	emit_tg(css);
 	walk_set(WALK_ON, 1);
 	return 0;
 }
 
-/* the written group, then every known rq (uclamp_trace_all_rqs()) */
+/* every known rq (uclamp_trace_all_rqs()) */
 SEC("fexit/cpu_util_update_eff")
 int BPF_PROG(ucp_tg_walk_end, struct cgroup_subsys_state *css)
 {
-	emit_tg(css);
 	walk_set(WALK_ON, 0);
 #pragma unroll
 	for (__u32 cpu = 0; cpu < TG_RQS; cpu++)
