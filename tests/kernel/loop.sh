@@ -14,6 +14,10 @@
 #   loop.sh probes              the kernel under test without its uclamp
 #                               trace events, with BTF: recorded with
 #                               `ucval collect --probes on`, same gates
+#   loop.sh probes-broken       each broken patch on the probes kernel,
+#                               which its Expect-Fail: checks must catch
+#   loop.sh overhead            the workloads' slowdown under collect,
+#                               without and with the probes (ROUNDS)
 #
 # Environment (all optional):
 #   KCACHE   build cache (default /work/kcache); builds are keyed by a hash of
@@ -32,6 +36,7 @@
 #   UNGATED_CHECKS  checks whose FAIL on the kernel under test is only reported
 #   PROBES_UNGATED  the same for the probes kernel (default freq_prediction,
 #            see docs/kernel-loop.md; "" gates every check)
+#   ROUNDS   rounds of `overhead` (5)
 #   JOBS     make -j (default: number of CPUs); QEMU_TIMEOUT seconds (300;
 #            a guest runs for about 15 s; one that hangs is booted once more)
 #
@@ -253,12 +258,13 @@ build_good() {
 	build_base "$GOOD_DIR" "kernel under test" patches_of_good configure
 }
 
-# The kernel under test plus broken patch @1, incrementally from a copy of
-# its objects: only the files the patch touches recompile. Sets VAR_DIR.
+# Kernel build @2 (default the kernel under test) plus broken patch @1,
+# incrementally from a copy of its objects: only the files the patch
+# touches recompile. Sets VAR_DIR.
 build_variant() {
-	local patch=$1 key tree t0
+	local patch=$1 base=${2:-$GOOD_DIR} key tree t0
 
-	key=$({ basename "$GOOD_DIR"; cat "$patch"; } | sha)
+	key=$({ basename "$base"; cat "$patch"; } | sha)
 	VAR_DIR=$KCACHE/build/var-$key
 	if [ -f "$VAR_DIR/ok" ]; then
 		log "$(basename "$patch"): cached ($VAR_DIR)"
@@ -267,12 +273,12 @@ build_variant() {
 	t0=$(now)
 	tree=$VAR_DIR/tree
 	rm -rf "$VAR_DIR" && mkdir -p "$VAR_DIR" || return 1
-	mk_tree "$GOOD_DIR/tree" "$tree" && apply_patch "$tree" "$patch" || return 1
-	cp -a "$GOOD_DIR/tree/obj" "$tree/obj" || return 1
+	mk_tree "$base/tree" "$tree" && apply_patch "$tree" "$patch" || return 1
+	cp -a "$base/tree/obj" "$tree/obj" || return 1
 	# objtool's own build records absolute paths: point them at the copy,
 	# or objtool and then every object would be rebuilt
-	grep -rIl "$GOOD_DIR/tree/" "$tree/obj/tools" 2>/dev/null |
-		xargs -r sed -i "s#$GOOD_DIR/tree/#$tree/#g"
+	grep -rIl "$base/tree/" "$tree/obj/tools" 2>/dev/null |
+		xargs -r sed -i "s#$base/tree/#$tree/#g"
 	compile "$tree" "$VAR_DIR/build.log" || return 1
 	finish_build "$VAR_DIR" "$tree" || return 1
 	rm -rf "$tree"
@@ -302,7 +308,9 @@ build_initramfs() {
 		mkdir -p "$root$(dirname "$lib")" && cp -L "$lib" "$root$lib" || die "cannot copy $lib"
 	done
 	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-		-Wmissing-prototypes -static -o "$root/bin/scenario" "$HERE/scenario.c" ||
+		-Wmissing-prototypes -static -o "$root/bin/scenario" "$HERE/scenario.c" &&
+	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+		-Wmissing-prototypes -static -o "$root/bin/overhead" "$HERE/overhead.c" ||
 		die "cannot build the scenario"
 	cp "$HERE/init" "$root/init" && chmod 755 "$root/init" &&
 		cp "$kdir/config" "$root/boot/config-$release" || die "cannot fill $root"
@@ -321,11 +329,11 @@ build_initramfs() {
 # vCPU modifies while another runs it, not the kernel under test. A second
 # failure fails the loop.
 boot_guest() {
-	local bz=$1 dir=$2 t0 rc try
+	local bz=$1 dir=$2 want=${GUEST_WANTS:-trace.dat} t0 rc try
 
 	rm -rf "$dir" && mkdir -p "$dir" || return 1
 	for try in 1 2; do
-		rm -f "$dir/out.img" "$dir/trace.dat"
+		rm -f "$dir/out.img" "$dir/$want"
 		truncate -s "${OUT_DISK_MB}M" "$dir/out.img" || return 1
 		t0=$(now)
 		timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu Nehalem -m "$QEMU_MEM_MB" \
@@ -337,11 +345,11 @@ boot_guest() {
 		log "guest ran $(( $(now) - t0 )) s (qemu status $rc)"
 		tar -xf "$dir/out.img" -C "$dir" 2>/dev/null
 		rm -f "$dir/out.img"
-		[ -s "$dir/trace.dat" ] && break
+		[ -s "$dir/$want" ] && break
 		if [ "$rc" = 124 ]; then
 			log "guest did not finish in $QEMU_TIMEOUT s; its console ends with:"
 		else
-			log "guest gave no trace.dat; its console ends with:"
+			log "guest gave no $want; its console ends with:"
 		fi
 		grep -m 3 -E 'BUG|Oops|int3:|general protection|panic' "$dir/console.log" >&2
 		# the guest's watchdog (tests/kernel/init): what every task waited in
@@ -351,8 +359,8 @@ boot_guest() {
 		mv "$dir/console.log" "$dir/console-failed.log"
 		[ "$try" = 1 ] && log "booting it once more"
 	done
-	if [ ! -s "$dir/trace.dat" ]; then
-		log "no trace.dat from the guest, twice; consoles: $dir/console-failed.log"
+	if [ ! -s "$dir/$want" ]; then
+		log "no $want from the guest, twice; consoles: $dir/console-failed.log"
 		return 1
 	fi
 	[ "$(cat "$dir/scenario.rc" 2>/dev/null)" = 0 ] ||
@@ -452,24 +460,49 @@ judge_coverage() {
 	return $bad
 }
 
-# Boot broken variant @1 (try @2 of 2), analyze and judge it. Software
+# Boot broken variant @1 (try @2 of 2; its bzImage and outputs in OUT/@3,
+# default broken), analyze and judge it. Software
 # emulation stretches guest timing now and then (a vCPU descheduled for
 # milliseconds): a variant not caught is booted once more, and the loop's
 # last line names those a second boot caught. The first run's outputs stay
 # in DIR/first.
 run_broken() {
-	local p=$1 try=$2 name dir
+	local p=$1 try=$2 set=${3:-broken} name dir
 
 	name=$(basename "$p" .patch)
-	dir=$OUT/broken/$name
+	dir=$OUT/$set/$name
 	if [ "$try" = 2 ]; then
 		log "$name: not caught on the first boot; booting it once more"
 		rm -rf "$dir.first" && mv "$dir" "$dir.first" || return 1
 	fi
-	boot_guest "$OUT/broken/$name.bzImage" "$dir" || die "guest run failed"
+	boot_guest "$OUT/$set/$name.bzImage" "$dir" || die "guest run failed"
 	[ "$try" = 2 ] && mv "$dir.first" "$dir/first"
 	analyze "$dir" || die "analyze of $name failed"
 	judge_broken "$dir" "$p"
+}
+
+# Boot and judge broken variants @2... of set @1 (their bzImages in OUT/@1),
+# each booted once more when its first boot does not catch it. Sets
+# BROKEN_SAYS ("N of M; on a second boot: ...; not caught: ..."); fails
+# when one is not caught.
+run_all_broken() {
+	local set=$1 p caught=0 nr=0 again="" missed=""
+
+	shift
+	for p in "$@"; do
+		nr=$((nr + 1))
+		log "broken: $(basename "$p") ($(sed -n 's/^Subject: //p' "$p" | head -1))"
+		if run_broken "$p" 1 "$set"; then
+			caught=$((caught + 1))
+		elif run_broken "$p" 2 "$set"; then
+			caught=$((caught + 1))
+			again="$again $(basename "$p" .patch)"
+		else
+			missed="$missed $(basename "$p" .patch)"
+		fi
+	done
+	BROKEN_SAYS="$caught of $nr${again:+; on a second boot:$again}${missed:+; not caught:$missed}"
+	[ -z "$missed" ]
 }
 
 # A broken variant: every check of its "Expect-Fail:" header must FAIL.
@@ -560,6 +593,80 @@ cmd_probes() {
 	run_probes
 }
 
+# Each broken patch applied to the probes kernel (no uclamp trace events):
+# built from its objects, recorded with --probes on, judged by its
+# "Expect-Fail:" checks as on the kernel under test. Not part of `all`:
+# thirteen more kernel builds.
+cmd_probes_broken() {
+	local broken p t0 status=0
+
+	t0=$(now)
+	ensure_pkgs
+	broken=${BROKEN-$(ls "$HERE"/broken/*.patch 2>/dev/null)}
+	with_lock
+	build_probes
+	mkdir -p "$OUT/probes-broken"
+	for p in $broken; do
+		p=$(cd "$(dirname "$p")" && pwd)/$(basename "$p")
+		build_variant "$p" "$PROBES_DIR" ||
+			die "build of $(basename "$p") on the probes kernel failed"
+		cp "$VAR_DIR/bzImage" "$OUT/probes-broken/$(basename "$p" .patch).bzImage"
+	done
+	exec 9>&-
+	log "builds done in $(( $(now) - t0 )) s"
+	build_initramfs "$PROBES_DIR"
+	GUEST_APPEND="ucval.probes=on" run_all_broken probes-broken $broken || status=1
+	log "broken patches caught on the probes kernel: $BROKEN_SAYS"
+	log "total $(( $(now) - t0 )) s"
+	return $status
+}
+
+# The median of the numbers on standard input.
+median() {
+	sort -n | awk '{ v[NR] = $1 }
+		END { if (NR % 2) print v[(NR + 1) / 2]; else if (NR) print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+
+# The table of overhead.txt @1: per workload, the median time a round takes
+# bare and under collect without and with probes, and the slowdowns.
+overhead_table() {
+	local f=$1 w m bare off on
+
+	printf '%-9s %12s %12s %12s %10s %10s %10s\n' workload "bare ns" "probes off" \
+		"probes on" "off/bare" "on/bare" "on/off"
+	for w in pingpong spin; do
+		for m in bare collect-probes-off collect-probes-on; do
+			sed -n "s/^mode=$m round=[0-9]* $w ns=[0-9]* per=\([0-9]*\)$/\1/p" "$f" |
+				median > "$f.$m.$w"
+		done
+		bare=$(cat "$f.bare.$w") off=$(cat "$f.collect-probes-off.$w")
+		on=$(cat "$f.collect-probes-on.$w")
+		rm -f "$f".*."$w"
+		[ -n "$bare" ] && [ -n "$off" ] && [ -n "$on" ] ||
+			{ log "overhead: $w has no figures in $f"; return 1; }
+		awk -v w="$w" -v b="$bare" -v o="$off" -v n="$on" 'BEGIN {
+			printf "%-9s %12d %12d %12d %10.2f %10.2f %10.2f\n", w, b, o, n, o / b, n / b, n / o }'
+	done
+}
+
+# The slowdown the probes add: tests/kernel/overhead.c's workloads on the
+# probes kernel, bare and under collect without and with --probes, ROUNDS
+# rounds (default 5) in one boot.
+cmd_overhead() {
+	local dir=$OUT/overhead
+
+	ensure_pkgs
+	with_lock
+	build_probes
+	exec 9>&-
+	build_initramfs "$PROBES_DIR"
+	log "probes kernel: $(cat "$PROBES_DIR/release"), ${ROUNDS:-5} rounds"
+	GUEST_WANTS=overhead.txt GUEST_APPEND="ucval.overhead=${ROUNDS:-5}" \
+		boot_guest "$PROBES_DIR/bzImage" "$dir" || die "guest run failed"
+	grep "collect=" "$dir/overhead.txt" >&2
+	overhead_table "$dir/overhead.txt" | tee "$dir/table.txt"
+}
+
 # ---- commands ------------------------------------------------------------
 
 cmd_build() {
@@ -587,7 +694,7 @@ cmd_run() {
 }
 
 cmd_all() {
-	local t0 t1 broken p dir status=0 caught=0 nr=0 missed="" again="" good_says
+	local t0 t1 broken p dir status=0 good_says
 	local with_probes="" probes_says=""
 
 	t0=$(now)
@@ -630,19 +737,7 @@ cmd_all() {
 		good_says="$good_says, coverage gate failed"
 		status=1
 	fi
-	for p in $broken; do
-		nr=$((nr + 1))
-		log "broken: $(basename "$p") ($(sed -n 's/^Subject: //p' "$p" | head -1))"
-		if run_broken "$p" 1; then
-			caught=$((caught + 1))
-		elif run_broken "$p" 2; then
-			caught=$((caught + 1))
-			again="$again $(basename "$p" .patch)"
-		else
-			missed="$missed $(basename "$p" .patch)"
-			status=1
-		fi
-	done
+	run_all_broken broken $broken || status=1
 	if [ -n "$with_probes" ]; then
 		if run_probes; then
 			probes_says="no FAIL"
@@ -654,7 +749,7 @@ cmd_all() {
 	# The verdict again at the end, where a log cut to its tail still shows it.
 	log "kernel under test: $good_says"
 	[ -n "$with_probes" ] && log "probes kernel (no uclamp events, BPF probes): $probes_says"
-	log "broken patches caught: $caught of $nr${again:+; on a second boot:$again}${missed:+; not caught:$missed}"
+	log "broken patches caught: $BROKEN_SAYS"
 	log "total $(( $(now) - t0 )) s (builds $(( t1 - t0 )) s)"
 	return $status
 }
@@ -666,5 +761,7 @@ all)	cmd_all ;;
 build)	shift; cmd_build "$@" ;;
 run)	[ $# = 3 ] || die "usage: loop.sh run BZIMAGE DIR"; cmd_run "$2" "$3" ;;
 probes)	cmd_probes ;;
-*)	die "usage: loop.sh [all | build [PATCH] | run BZIMAGE DIR | probes]" ;;
+probes-broken)	cmd_probes_broken ;;
+overhead)	cmd_overhead ;;
+*)	die "usage: loop.sh [all | build [PATCH] | run BZIMAGE DIR | probes | probes-broken | overhead]" ;;
 esac
