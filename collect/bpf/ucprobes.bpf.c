@@ -294,6 +294,20 @@ static __always_inline void walk_set(__u32 k, __u64 v)
 	bpf_map_update_elem(&walk, &k, &v, BPF_ANY);
 }
 
+/*
+ * Submit @r unless a cgroup walk began since the caller checked: the walk
+ * sets WALK_ON before it stamps its uclamp_tg, so an rq or task record
+ * stamped after that uclamp_tg is dropped, not shown with the clamps from
+ * before the walk after the record that announced the new ones.
+ */
+static __always_inline void submit_unless_walk(struct col_probe_rec *r)
+{
+	if (walk_get(WALK_ON))
+		bpf_ringbuf_discard(r, 0);
+	else
+		bpf_ringbuf_submit(r, 0);
+}
+
 static __always_inline unsigned int task_cpu(struct task_struct *p)
 {
 	if (bpf_core_field_exists(p->thread_info.cpu))
@@ -390,7 +404,7 @@ static __always_inline void emit_rq(struct rq *rq)
 	r->u.util_cfs.uclamp_avg = clamp_util(util, min, max);
 	r->u.util_cfs.uclamp_min = min;
 	r->u.util_cfs.uclamp_max = max;
-	bpf_ringbuf_submit(r, 0);
+	submit_unless_walk(r);
 }
 
 static __always_inline void emit_task(struct task_struct *p)
@@ -415,7 +429,7 @@ static __always_inline void emit_task(struct task_struct *p)
 	r->u.util_se.uclamp_avg = clamp_util(util, min, max);
 	r->u.util_se.uclamp_min = min;
 	r->u.util_se.uclamp_max = max;
-	bpf_ringbuf_submit(r, 0);
+	submit_unless_walk(r);
 }
 
 static __always_inline void emit_eff(struct task_struct *p, int id)
@@ -445,7 +459,7 @@ static __always_inline void emit_eff(struct task_struct *p, int id)
 	r->u.task_eff.value = BPF_CORE_READ_BITFIELD_PROBED(req, value);
 	r->u.task_eff.effective = BPF_CORE_READ_BITFIELD_PROBED(eff, value);
 	r->u.task_eff.bucket_id = BPF_CORE_READ_BITFIELD_PROBED(eff, bucket_id);
-	bpf_ringbuf_submit(r, 0);
+	submit_unless_walk(r);
 }
 
 static __always_inline void before_enqueue(struct task_struct *p)
@@ -786,8 +800,8 @@ static __always_inline void emit_tg(struct cgroup_subsys_state *css)
 SEC("fentry/cpu_util_update_eff")
 int BPF_PROG(ucp_tg_walk, struct cgroup_subsys_state *css)
 {
+	walk_set(WALK_ON, 1);	/* first: see submit_unless_walk() */
 	emit_tg(css);
-	walk_set(WALK_ON, 1);
 	return 0;
 }
 
