@@ -34,8 +34,7 @@
 #   OPPS     guest OPP table in kHz; STRETCH scenario duration factor (1)
 #   GRACE_US, EARLY_US  analyze --grace-us/--early-us (20000, 5000: emulation)
 #   UNGATED_CHECKS  checks whose FAIL on the kernel under test is only reported
-#   PROBES_UNGATED  the same for the probes kernel (default freq_prediction,
-#            see docs/kernel-loop.md; "" gates every check)
+#   PROBES_UNGATED  the same for the probes kernel (default none)
 #   ROUNDS   rounds of `overhead` (5)
 #   JOBS     make -j (default: number of CPUs); QEMU_TIMEOUT seconds (300;
 #            a guest runs for about 15 s; one that hangs is booted once more)
@@ -81,7 +80,7 @@ EARLY_US=${EARLY_US:-5000}
 # Checks reported but not gated (space separated); none since every
 # disagreement found is modelled (docs/kernel-loop.md).
 UNGATED_CHECKS=${UNGATED_CHECKS:-}
-PROBES_UNGATED=${PROBES_UNGATED-freq_prediction}
+PROBES_UNGATED=${PROBES_UNGATED:-}
 # Rules of uclamp-mainline.md and schedutil.md the scenario does not
 # exercise on the kernel under test, one a line: "ID  reason".
 NOT_EXERCISED=$HERE/not-exercised
