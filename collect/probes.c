@@ -20,8 +20,8 @@
 
 #include "collect/pagebuf.h"
 #include "collect/probefmt.h"
+#include "collect/pagesort.h"
 #include "collect/probes.h"
-#include "lib/vec.h"
 #include "ucprobes.skel.h"
 
 #define BTF_VMLINUX	"/sys/kernel/btf/vmlinux"
@@ -38,15 +38,6 @@ enum probe_set {
 	PROBES_NO_FEXIT,	/* tracepoints only */
 };
 
-/* A ring-buffer record as a trace record, until its batch is sorted. */
-struct probe_rec {
-	uint64_t ts;
-	unsigned int cpu;
-	unsigned int len;
-	size_t seq;		/* its place in the ring: ties keep it */
-	unsigned char rec[8 + sizeof(((struct col_probe_rec *)0)->u)];
-};
-
 struct col_probes {
 	struct ucprobes *skel;
 	struct ring_buffer *ring;
@@ -60,8 +51,7 @@ struct col_probes {
 	uint64_t read_from_ns;	/* CLOCK_MONOTONIC: the ring is read from then on */
 	uint64_t keep_from_ns;	/* records kept from then ... */
 	uint64_t keep_until_ns;	/* ... up to then (col_probes_trace_from/_until) */
-	struct probe_rec *batch;	/* the records of one drain() */
-	size_t nr_batch, alloc_batch;
+	struct col_pagesort batch;	/* the records of one drain() */
 	struct col_probes_opts opts;
 };
 
@@ -142,10 +132,11 @@ static int on_sample(void *ctx, void *data, size_t size)
 {
 	struct col_probes *p = ctx;
 	const struct col_probe_rec *r = data;
-	struct probe_rec *b;
+	unsigned char rec[8 + sizeof(r->u)];
 	unsigned short id;
 	unsigned int len;
 
+	_Static_assert(sizeof(rec) <= COL_PAGESORT_REC_MAX, "a probe record fits");
 	if (size < sizeof(*r) || !(len = col_probefmt_size(r->type)) || r->cpu >= p->nr_cpus)
 		return 0;
 	if (r->lost) {
@@ -154,56 +145,13 @@ static int on_sample(void *ctx, void *data, size_t size)
 	}
 	if (r->ts < p->keep_from_ns || r->ts > p->keep_until_ns)
 		return 0;	/* the kernel's events were off */
-	if (AN_VEC_GROW(p->batch, p->nr_batch + 1, p->alloc_batch)) {
-		p->err = -ENOMEM;
-		return p->err;
-	}
-	b = &p->batch[p->nr_batch];
-	b->ts = r->ts;
-	b->cpu = r->cpu;
-	b->len = 8 + len;
-	b->seq = p->nr_batch++;
 	id = (unsigned short)(COL_PROBEFMT_ID_BASE + r->type);
-	memset(b->rec, 0, 8);
-	memcpy(b->rec, &id, sizeof(id));
-	memcpy(b->rec + 4, &r->pid, sizeof(r->pid));
-	memcpy(b->rec + 8, &r->u, len);
-	return 0;
-}
-
-static int by_cpu_ts(const void *a, const void *b)
-{
-	const struct probe_rec *x = a, *y = b;
-
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/*
- * The batch onto the pages, each CPU's records in time order. The ring
- * holds them in the order they were reserved, and a program interrupted
- * between its reservation and its timestamp (a wakeup's IPI during the
- * load balance's sched_cpu_capacity, seen under emulation) reserved
- * before records it stamped after: written in ring order, the pages would
- * show the interrupt's records 190 us late.
- */
-static int flush_batch(struct col_probes *p)
-{
-	int err = 0;
-
-	qsort(p->batch, p->nr_batch, sizeof(*p->batch), by_cpu_ts);
-	for (size_t i = 0; i < p->nr_batch && !err; i++) {
-		const struct probe_rec *b = &p->batch[i];
-
-		err = col_pagebuf_add(p->pages, b->cpu, b->ts, b->rec, b->len);
-		if (!err)
-			p->nr_events++;
-	}
-	p->nr_batch = 0;
-	return err;
+	memset(rec, 0, 8);
+	memcpy(rec, &id, sizeof(id));
+	memcpy(rec + 4, &r->pid, sizeof(r->pid));
+	memcpy(rec + 8, &r->u, len);
+	p->err = col_pagesort_add(&p->batch, r->cpu, r->ts, rec, 8 + len);
+	return p->err;
 }
 
 static uint64_t ring_size(uint64_t want)
@@ -468,8 +416,9 @@ static int drain(struct col_probes *p, struct an_diag *d)
 {
 	int n = ring_buffer__consume(p->ring);
 
+	/* in time order: the ring holds them in reservation order (pagesort.h) */
 	if (!p->err)
-		p->err = flush_batch(p);
+		p->err = col_pagesort_flush(&p->batch, p->pages, &p->nr_events);
 	if (p->err)
 		return an_diag_fail(d, p->err, "cannot write the probe pages: %s",
 				    strerror(-p->err));
@@ -540,6 +489,6 @@ void col_probes_close(struct col_probes *p)
 	ring_buffer__free(p->ring);
 	ucprobes__destroy(p->skel);
 	col_pagebuf_close(p->pages);
-	free(p->batch);
+	col_pagesort_release(&p->batch);
 	free(p);
 }

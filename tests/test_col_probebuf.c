@@ -11,7 +11,9 @@
  * CPU's last record when an empty page reports it.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -26,6 +28,7 @@
 #include "analyze/read/reader.h"
 #include "collect/datwrite.h"
 #include "collect/pagebuf.h"
+#include "collect/pagesort.h"
 #include "collect/probefmt.h"
 #include "tests/an_testutil.h"
 
@@ -274,11 +277,62 @@ static void test_trace_cmd_report(void **state)
 	unlink(path);
 }
 
+/*
+ * Records as the BPF ring gives them: on CPU 0 a program reserved its
+ * record, was interrupted by one whose two records it then preceded in
+ * the ring, and stamped its own after them. Written as they come, two
+ * records go onto the pages stamped back; held and flushed, none.
+ */
+static void test_pagesort(void **state)
+{
+	static const struct { unsigned int cpu; uint64_t ts; } ring[] = {
+		{ 0, T0 + 300 }, { 1, T0 + 50 }, { 0, T0 + 100 }, { 0, T0 + 200 }, { 1, T0 + 60 },
+	};
+	static const struct {
+		const char *name;
+		bool is_sorted;
+		uint64_t back;
+	} rows[] = {
+		{ "in ring order", false, 2 },
+		{ "held and flushed", true, 0 },
+	};
+	const unsigned char rec[16] = { 1 };
+	struct an_diag d;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct col_pagesort sort = { 0 };
+		struct col_pagebuf *b;
+		uint64_t written = 0;
+
+		assert_int_equal(col_pagebuf_open(NR_CPUS, PAGE, NULL, &b, &d), 0);
+		for (size_t k = 0; k < ARRAY_SIZE(ring); k++)
+			assert_int_equal(rows[i].is_sorted ?
+					 col_pagesort_add(&sort, ring[k].cpu, ring[k].ts, rec, sizeof(rec)) :
+					 col_pagebuf_add(b, ring[k].cpu, ring[k].ts, rec, sizeof(rec)), 0);
+		assert_int_equal(col_pagesort_flush(&sort, b, &written), 0);
+		assert_int_equal(written, rows[i].is_sorted ? ARRAY_SIZE(ring) : 0);
+		if (col_pagebuf_back(b) != rows[i].back)
+			fail_msg("%s: %llu records stamped back, want %llu", rows[i].name,
+				 (unsigned long long)col_pagebuf_back(b),
+				 (unsigned long long)rows[i].back);
+		/* older than what an earlier flush wrote: after it, stamped back */
+		assert_int_equal(col_pagesort_add(&sort, 0, T0 + 10, rec, sizeof(rec)), 0);
+		assert_int_equal(col_pagesort_flush(&sort, b, &written), 0);
+		assert_int_equal(col_pagebuf_back(b), rows[i].back + 1);
+		assert_int_equal(col_pagesort_add(&sort, 0, T0, rec, COL_PAGESORT_REC_MAX + 1),
+				 -EINVAL);
+		col_pagesort_release(&sort);
+		col_pagebuf_close(b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_readers_merge),
 		cmocka_unit_test(test_trace_cmd_report),
+		cmocka_unit_test(test_pagesort),
 	};
 
 	an_reader_set_quiet(true);
