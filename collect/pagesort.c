@@ -43,6 +43,8 @@ int col_pagesort_flush(struct col_pagesort *s, struct col_pagebuf *pages, uint64
 {
 	int err = 0;
 
+	if (!s->nr)
+		return 0;	/* nothing held: recs may be NULL, which qsort() may not take */
 	qsort(s->recs, s->nr, sizeof(*s->recs), by_cpu_ts);
 	for (size_t i = 0; i < s->nr && !err; i++) {
 		const struct col_pagesort_rec *r = &s->recs[i];
