@@ -284,6 +284,20 @@ build_variant() {
 	log "$(basename "$patch") built in $(( $(now) - t0 )) s"
 }
 
+# Broken variants @3... of kernel build @2, their bzImages into OUT/@1
+# (run_all_broken() boots them from there); dies when one fails to build.
+build_all_broken() {
+	local set=$1 base=$2 p
+
+	shift 2
+	mkdir -p "$OUT/$set" || die "cannot write $OUT/$set"
+	for p in "$@"; do
+		p=$(cd "$(dirname "$p")" && pwd)/$(basename "$p")
+		build_variant "$p" "$base" || die "build of $(basename "$p") on $base failed"
+		cp "$VAR_DIR/bzImage" "$OUT/$set/$(basename "$p" .patch).bzImage"
+	done
+}
+
 with_lock() {
 	mkdir -p "$KCACHE" || die "cannot create $KCACHE"
 	exec 9> "$KCACHE/.lock"
@@ -597,20 +611,14 @@ cmd_probes() {
 # "Expect-Fail:" checks as on the kernel under test. Not part of `all`:
 # thirteen more kernel builds.
 cmd_probes_broken() {
-	local broken p t0 status=0
+	local broken t0 status=0
 
 	t0=$(now)
 	ensure_pkgs
 	broken=${BROKEN-$(ls "$HERE"/broken/*.patch 2>/dev/null)}
 	with_lock
 	build_probes
-	mkdir -p "$OUT/probes-broken"
-	for p in $broken; do
-		p=$(cd "$(dirname "$p")" && pwd)/$(basename "$p")
-		build_variant "$p" "$PROBES_DIR" ||
-			die "build of $(basename "$p") on the probes kernel failed"
-		cp "$VAR_DIR/bzImage" "$OUT/probes-broken/$(basename "$p" .patch).bzImage"
-	done
+	build_all_broken probes-broken "$PROBES_DIR" $broken
 	exec 9>&-
 	log "builds done in $(( $(now) - t0 )) s"
 	build_initramfs "$PROBES_DIR"
@@ -693,7 +701,7 @@ cmd_run() {
 }
 
 cmd_all() {
-	local t0 t1 broken p dir status=0 good_says
+	local t0 t1 broken dir status=0 good_says
 	local with_probes="" probes_says=""
 
 	t0=$(now)
@@ -709,12 +717,7 @@ cmd_all() {
 	fi
 	with_lock
 	build_good
-	mkdir -p "$OUT/broken"
-	for p in $broken; do
-		p=$(cd "$(dirname "$p")" && pwd)/$(basename "$p")
-		build_variant "$p" || die "build of $(basename "$p") failed"
-		cp "$VAR_DIR/bzImage" "$OUT/broken/$(basename "$p" .patch).bzImage"
-	done
+	build_all_broken broken "$GOOD_DIR" $broken
 	[ -n "$with_probes" ] && build_probes
 	exec 9>&-
 	t1=$(now)
