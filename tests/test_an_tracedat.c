@@ -1692,6 +1692,10 @@ static const struct regression {
 	  "the same page with the file's other damage mended: every reader stopped at "
 	  "it for ever; refused at the page, at open on libtracecmd's path",
 	  AN_E_CORRUPT, 0 },
+	{ "tracedat-v7-compressed-cpu-none.dat",
+	  "a CPU data section flagged compressed in a file whose compression is 'none', "
+	  "with no chunk: libtracecmd had no decompressor for it, failed at open and "
+	  "crashed in its cleanup (make fuzz); refused at open", AN_E_CORRUPT, 0 },
 	{ "tracedat-v7-zstd-cond-operand.dat",
 	  "the same in a compressed section, \"c ? a : 0;\": a ';' after the operand made "
 	  "libtraceevent read NULL too (make fuzz); its print format is now emptied", 1, 0 },

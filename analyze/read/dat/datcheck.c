@@ -1117,6 +1117,9 @@ static int check_cpu(struct dat *t, struct an_datcheck_range *c, bool is_align_o
 			return corrupt(t, c->off, "CPU data not page aligned");
 		return is_align_only ? 0 : check_plain_pages(t, c);
 	}
+	/* libtracecmd 1.3.1 has no decompressor then and crashes in its cleanup */
+	if (!t->out->compression[0])
+		return corrupt(t, c->off, "compressed CPU data in a file without compression");
 	/* trace-cmd writes the size of the chunks without the count before them */
 	end += 4;
 	err = an_datfile_need(&t->f, c->off, c->size + 4, "CPU data outside the file (truncated?)");
