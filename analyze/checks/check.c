@@ -289,6 +289,21 @@ void an_win_discard(struct an_win_track *t)
 }
 
 /**
+ * an_win_is_early() - whether the key's open FAIL window shows the kernel
+ * acting early on a change the model took later
+ * @t: the key's window tracker
+ * @from_ns: the earliest time the kernel may have acted on the change
+ * @now: the model's value since the change
+ *
+ * Return: true when @t has a FAIL window open that began at or after
+ * @from_ns with the kernel's value @now: the caller may an_win_discard() it.
+ */
+bool an_win_is_early(const struct an_win_track *t, uint64_t from_ns, long long now)
+{
+	return t->is_open && t->w.is_fail && t->w.ts_start_ns >= from_ns && t->w.observed == now;
+}
+
+/**
  * an_win_set_explain() - the explanation chain of the key's open window
  * @t: the key's window tracker, with a window open
  * @text: the chain (copied); "" or NULL for none

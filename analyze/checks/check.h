@@ -201,6 +201,7 @@ struct an_win_track {
 };
 
 void an_win_discard(struct an_win_track *t);
+bool an_win_is_early(const struct an_win_track *t, uint64_t from_ns, long long now);
 bool an_explain_line(char *buf, size_t size, size_t *at, const char *rule, const char *label,
 		     long long value);
 const char *an_check_name(enum an_check_id check);

@@ -682,6 +682,22 @@ static AN_NOINLINE bool attach_track(struct an_replay *r, struct rq_check *k,
 	return true;
 }
 
+/*
+ * A sysctl write has just reached the model (MA8): as in task_effective, a
+ * task woken before the write showed took the new default, and its CPU's rq
+ * with it. A disagreement begun since the earliest such store
+ * (an_replay_step.sysctl_from_ns), with the value the model now gives, is
+ * none.
+ */
+static AN_NOINLINE void excuse_early(const struct an_replay *r, struct rq_check *k)
+{
+	for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++)
+		for (int id = 0; id < MODEL_UCLAMP_CNT; id++)
+			if (an_win_is_early(&k->cpu[cpu].fail[id], r->step.sysctl_from_ns,
+					    r->cpu[cpu].rq_now[id]))
+				an_win_discard(&k->cpu[cpu].fail[id]);
+}
+
 static AN_NOINLINE int setup(struct rq_check *k, const struct an_replay *r)
 {
 	k->cpu = an_calloc(r->nr_cpus, sizeof(*k->cpu));
@@ -699,6 +715,8 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 	if (after) {
 		if (k->cpu)
 			track_after(r, k);
+		if (k->cpu && r->step.is_sysctl_write)
+			excuse_early(r, k);
 		if (k->nr_queued)
 			resolve_queued(r, k, ev);
 		return 0;

@@ -202,6 +202,37 @@ static int judge(struct an_keyed *k, struct an_replay *r, const struct an_event 
 	return 0;
 }
 
+struct early_ctx {
+	const struct an_replay *r;
+	uint64_t from_ns;
+};
+
+/* excuse_early() of one key. */
+static void excuse_one(struct an_wintab_ent *ent, void *ctx)
+{
+	const struct early_ctx *e = ctx;
+	const struct an_task *t = an_replay_task(e->r, (int)(ent->key / 2));
+	enum model_clamp_id id = (enum model_clamp_id)(ent->key % 2);
+
+	if (t && an_win_is_early(&ent->fail, e->from_ns,
+				 model_task_eff(&e->r->sys, &t->mt, id, NULL)))
+		an_win_discard(&ent->fail);
+}
+
+/*
+ * A sysctl write has just reached the model (MA8). The kernel stored the new
+ * system default before its root uclamp_tg (or the marker) showed it, and a
+ * task woken in between took it: a disagreement begun since the earliest
+ * such store (an_replay_step.sysctl_from_ns), with the value the model now
+ * gives, is none.
+ */
+static void excuse_early(struct an_keyed *k, const struct an_replay *r)
+{
+	struct early_ctx e = { .r = r, .from_ns = r->step.sysctl_from_ns };
+
+	an_wintab_for_each(k->open, excuse_one, &e);
+}
+
 /*
  * uclamp_task_eff: one clamp. MediaTek: sched_task_uclamp's pair while the
  * task is counted on a runqueue (active), sched_queue_task's task_min and
@@ -214,6 +245,8 @@ static int on_event(void *ctx, struct an_replay *r, const struct an_event *ev, b
 
 	if (!after)
 		return 0;
+	if (r->step.is_sysctl_write)
+		excuse_early(k, r);
 	switch (ev->type) {
 	case AN_EV_UCLAMP_TASK_EFF:
 		return judge(k, r, ev, ev->task_eff.pid, ev->task_eff.clamp_id,
@@ -253,7 +286,8 @@ int an_check_task_effective_attach(struct an_replay *r, struct an_results *res,
 		.name = "task_effective", .event = on_event,
 		/* on_event() acts after the model, on these events only */
 		.skip = AN_OBS_NO_BEFORE, .only = AN_OBS_ONLY_TYPE, .type = AN_EV_UCLAMP_TASK_EFF,
-		.types = AN_EV_BIT(AN_EV_SCHED_TASK_UCLAMP) | AN_EV_BIT(AN_EV_SCHED_QUEUE_TASK),
+		.types = AN_EV_BIT(AN_EV_SCHED_TASK_UCLAMP) | AN_EV_BIT(AN_EV_SCHED_QUEUE_TASK) |
+			 AN_EV_BIT(AN_EV_UCLAMP_TG) | AN_EV_BIT(AN_EV_PRINT),	/* sysctl writes */
 	};
 
 	return an_keyed_attach(r, res, &obs, d);

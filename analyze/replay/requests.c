@@ -104,12 +104,15 @@ void an_requests_sysctl(struct an_replay *r, const long long val[3])
 
 	for (int k = 0; k < 3; k++) {
 		int i = order[is_max_first][k];
+		long long old = r->sys.sysctl[which[i]];
 
 		if (val[i] < 0)
 			continue;
 		if (i == 2 && r->variant == MODEL_V3)
 			continue;	/* no RT default sysctl in v3 */
 		model_sysctl_write(&r->sys, which[i], val[i]);
+		if (r->sys.sysctl[which[i]] != old)
+			r->step.is_sysctl_write = true;
 	}
 	r->nr_requests++;
 	an_replay_touch_all(r, AN_RQ_OP_SYSCTL);
@@ -128,6 +131,7 @@ static void root_write(struct an_replay *r, int id, unsigned int v)
 	enum model_sysctl which = id == MODEL_UCLAMP_MIN ? MODEL_SYSCTL_UTIL_MIN :
 				  MODEL_SYSCTL_UTIL_MAX;
 
+	r->step.is_sysctl_event = true;
 	if (r->sys.sysctl[which] == v)
 		return;
 	val[id == MODEL_UCLAMP_MIN ? 0 : 1] = v;
@@ -404,7 +408,7 @@ static int on_task_uclamp(struct an_replay *r, const struct an_event *ev)
 	return err;
 }
 
-int an_requests_apply(struct an_replay *r, const struct an_event *ev)
+static int apply(struct an_replay *r, const struct an_event *ev)
 {
 	const struct an_marker *m;
 	long long val[3];
@@ -428,6 +432,7 @@ int an_requests_apply(struct an_replay *r, const struct an_event *ev)
 	m = &ev->print.marker;
 	switch (m->kind) {
 	case AN_MARKER_SYSCTL:
+		r->step.is_sysctl_event = true;
 		val[0] = an_marker_has(m, AN_MK_SYSCTL_UTIL_MIN) ? (long long)m->sysctl.util_min : -1;
 		val[1] = an_marker_has(m, AN_MK_SYSCTL_UTIL_MAX) ? (long long)m->sysctl.util_max : -1;
 		val[2] = an_marker_has(m, AN_MK_SYSCTL_UTIL_MIN_RT) ?
@@ -443,4 +448,26 @@ int an_requests_apply(struct an_replay *r, const struct an_event *ev)
 	default:
 		return 0;
 	}
+}
+
+int an_requests_apply(struct an_replay *r, const struct an_event *ev)
+{
+	const struct an_cpu *c;
+	uint64_t *from = &r->step.sysctl_from_ns;
+	int err = apply(r, ev);
+
+	if (!r->step.is_sysctl_event)
+		return err;
+	if (r->step.is_sysctl_write) {
+		/* the writer runs from its store of the defaults to this event */
+		*from = ev->ts_ns > r->early_ns ? ev->ts_ns - r->early_ns : 0;
+		c = ev->cpu >= 0 && (unsigned int)ev->cpu < r->nr_cpus ? &r->cpu[ev->cpu] : NULL;
+		if (c && c->curr_since_ns > *from)
+			*from = c->curr_since_ns;
+		if (r->sysctl_done_ns > *from)
+			*from = r->sysctl_done_ns;
+	}
+	if (ev->type != AN_EV_UCLAMP_TG || ev->tg.clamp_id == MODEL_UCLAMP_MAX)
+		r->sysctl_done_ns = ev->ts_ns;
+	return err;
 }

@@ -384,6 +384,16 @@ struct an_replay_req {
  *		 uclamp_task_eff shows changed: the kernel applies a clamp
  *		 change to that runqueue now (a group write reaches the task's
  *		 group, a setattr), whenever the model took it; -1 none
+ * @is_sysctl_write: this event gave the model a sysctl write that changed a
+ *		     system default (a sysctl marker, or the root group's
+ *		     uclamp_tg): the kernel stores the default before it walks
+ *		     the groups, and wakeups in between already take it (MA8)
+ * @is_sysctl_event: this event showed a sysctl write (a sysctl marker, the
+ *		     root group's uclamp_tg), whether it changed a default or not
+ * @sysctl_from_ns: with @is_sysctl_write, the earliest time the kernel may
+ *		    have stored it: r->early_ns (--early-us) before this event,
+ *		    not before the writer's task was switched in, and not
+ *		    before the previous write showed whole
  *
  * Each event starts from a cleared step, @issues and @req aside (they come
  * last): they are read only up to @nr_issues and with @has_req, and are
@@ -405,6 +415,9 @@ struct an_replay_step {
 	int fork_req_id;
 	unsigned int fork_req_kernel;
 	int applied_cpu;
+	bool is_sysctl_write;
+	bool is_sysctl_event;
+	uint64_t sysctl_from_ns;
 	/* not cleared per event: see above */
 	struct an_integrity_issue issues[AN_REPLAY_MAX_ISSUES];
 	struct an_replay_req req;
@@ -436,6 +449,9 @@ struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
  * @grace_ns: the --grace-us option in ns, 0 when not given: then the
  *	      grace is per policy, use an_replay_grace_ns()
  * @early_ns: the --early-us option in ns, MODEL_SU_EARLY_NS when not given
+ * @sysctl_done_ns: when the last sysctl write showed whole (its marker, or
+ *		    the root group's uclamp_tg of UCLAMP_MAX, the last of its
+ *		    pair), whether it changed a default or not
  * @policy_gen: the last an_freq_policy.gen given
  * @step: what the current event did (valid in after-model calls)
  * @ev: the event being replayed, NULL outside an_replay_event()
@@ -478,6 +494,7 @@ struct an_replay {
 	unsigned int nr_policies;
 	uint64_t grace_ns;
 	uint64_t early_ns;
+	uint64_t sysctl_done_ns;
 	uint64_t policy_gen;
 	struct an_replay_step step;
 	const struct an_event *ev;

@@ -41,7 +41,7 @@ static void walk_start(struct an_walk *w, struct model_tg *tg, int cpu)
 /*
  * Events the writing CPU may show while it walks: the walk's own, and an
  * interrupt's there (a tick or timer evaluates schedutil, may switch the
- * frequency, and wakes tasks).
+ * frequency, and wakes tasks: sched_waking, then the enqueue).
  */
 static bool is_walk_event(enum an_event_type type)
 {
@@ -60,6 +60,7 @@ static bool is_walk_event(enum an_event_type type)
 	case AN_EV_SCHED_CPU_CAPACITY:
 	case AN_EV_SCHED_QUEUE_TASK:	/* inside the enqueue of a wakeup */
 	case AN_EV_SCHED_TASK_UCLAMP:
+	case AN_EV_SCHED_WAKING:
 		return true;
 	default:
 		return an_event_is_enqueue(type);
