@@ -20,20 +20,25 @@
 #define MAX_DEPTH	32
 #define LINE_MAX_LEN	4096
 
-void an_platform_init(struct an_platform *p)
+void an_platform_init_zeroed(struct an_platform *p)
 {
-	memset(p, 0, sizeof(*p));
 	p->task_group = true;
 	p->invariant = true;
 	p->scale = 1024;
 	for (unsigned int i = 0; i < 3; i++)
 		p->sysctl[i] = -1;
-	for (unsigned int c = 0; c < AN_PLATFORM_MAX_CPUS; c++)
-		p->cpu[c].policy = -1;
+}
+
+void an_platform_init(struct an_platform *p)
+{
+	memset(p, 0, sizeof(*p));
+	an_platform_init_zeroed(p);
 }
 
 static void list_cpu(struct an_platform *p, unsigned int cpu)
 {
+	if (!p->cpu[cpu].is_listed)
+		p->cpu[cpu].policy = -1;	/* unknown until said */
 	p->cpu[cpu].is_listed = true;
 	if (cpu + 1 > p->nr_listed)
 		p->nr_listed = cpu + 1;

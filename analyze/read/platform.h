@@ -34,7 +34,8 @@
 /**
  * struct an_platform_cpu - one CPU as the platform describes it
  * @is_listed: the CPU appeared in a cpu marker, a cluster or a cpu line
- * @policy: policy id (cluster index for LISA files), -1 unknown
+ * @policy: policy id (cluster index for LISA files), -1 unknown; set once
+ *	    @is_listed
  * @capacity: 1..1024, 0 unknown
  * @nr_freqs: OPPs in @freqs_khz (ascending), 0 unknown
  * @freqs_khz: OPPs
@@ -92,6 +93,16 @@ struct an_platform {
  * @p: platform
  */
 void an_platform_init(struct an_platform *p);
+
+/**
+ * an_platform_init_zeroed() - an_platform_init() of memory already zeroed
+ * @p: platform, all bytes zero (calloc())
+ *
+ * Writes the header's defaults only: the per-CPU array (nearly all of the
+ * struct's 290 KB) is left untouched, so calloc()'s fresh pages are not
+ * faulted in for a trace that lists a few CPUs.
+ */
+void an_platform_init_zeroed(struct an_platform *p);
 
 /**
  * an_platform_load() - read a platform file (LISA platform.json or ucval's

@@ -168,7 +168,7 @@ int an_replay_new(const struct an_replay_opts *opts, const int *shared_err,
 		snprintf(r->kernel_opt, sizeof(r->kernel_opt), "%s", r->opts.kernel);
 	if (r->opts.trace_kernel)
 		snprintf(r->kernel_trace, sizeof(r->kernel_trace), "%s", r->opts.trace_kernel);
-	an_platform_init(&r->plat);
+	an_platform_init_zeroed(&r->plat);	/* r is calloc()ed */
 	if (r->opts.platform) {
 		r->plat = *r->opts.platform;
 	} else if (r->opts.platform_path) {
