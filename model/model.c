@@ -257,6 +257,33 @@ void model_task_exit(struct model_sys *sys, struct model_task *t)
 }
 
 /**
+ * model_task_shown_counted() - the kernel shows @t counted on its runqueue
+ * @sys: the system
+ * @t: the task, queued or not
+ *
+ * Mainline 5.9+ counts nothing while the static key sched_uclamp_used is off
+ * (MR2), and the trace does not show when it turns on: a sched_setattr's
+ * marker follows the call that turned it on, and tasks enqueued in between
+ * were counted. A task shown counted at its enqueue (its effective clamp
+ * traced by uclamp_rq_inc_id()) says the key is on: it is turned on here,
+ * and @t, if queued and not counted yet, is counted as its enqueue did.
+ * Nothing changes for v3 or once the key is on.
+ */
+void model_task_shown_counted(struct model_sys *sys, struct model_task *t)
+{
+	int cpu = t->cpu;
+
+	if (sys->cfg.variant != MODEL_MAINLINE || sys->cfg.kver < MODEL_KVER(5, 9, 0) ||
+	    sys->is_uclamp_used || sys->cfg.no_uclamp_task)
+		return;
+	sys->is_uclamp_used = true;	/* MR2 */
+	if (cpu >= 0 && model_class_counted(t->cls) && t->acc_slot[MODEL_UCLAMP_MIN] == MODEL_NV) {
+		model_dequeue(sys, t);
+		model_enqueue(sys, t, cpu);
+	}
+}
+
+/**
  * model_task_move_tg() - a task moves to another cgroup (VR12, MT5)
  * @sys: the system
  * @t: the task

@@ -54,6 +54,7 @@ void model_task_fork(struct model_sys *sys, const struct model_task *parent,
 		     struct model_task *child, int child_pid);
 void model_task_exit(struct model_sys *sys, struct model_task *t);
 void model_task_move_tg(struct model_sys *sys, struct model_task *t, struct model_tg *tg);
+void model_task_shown_counted(struct model_sys *sys, struct model_task *t);
 
 /* Runqueues: model_enqueue(), model_dequeue(), model_migrate() and
  * model_task_set_class() are in rq.h. */

@@ -546,6 +546,22 @@ static const struct {
 	     "x-1 [000] 2.000300: uclamp_tg: path=/a/c clamp_id=1 value=1024 effective=307\n"
 	     SW(1, "2.000400", 77, "S", 0) CFS(1, "2.000500", 0, 614),
 	  AN_PASS, 0, 0, false, NULL },
+	/* the static key turns on inside a sched_setattr whose marker comes
+	 * after it; pid 78, queued uncounted before, moves to CPU 1 in between
+	 * and its enqueue there counts it (its uclamp_task_eff): then pid 84
+	 * (max 512) joins it and the rq max is 78's 1024 (check-kernel, 6.1) */
+	{ "MR2, MR3: a task shown counted turns the static key on", AN_CHECK_RQ_CLAMP,
+	  ML MARK("1.000100", "task pid=78") MARK("1.000110", "task pid=77")
+	     MARK("1.000120", "task pid=79") SW(1, "2.000000", 0, "R", 79)
+	     SW(0, "2.000000", 0, "R", 78) SW(0, "2.000050", 78, "R", 77)
+	     MIGR(0, "2.000100", 78, 0, 1)
+	     "x-1 [000] 2.000110: uclamp_task_eff: pid=78 comm=s clamp_id=0 value=0"
+	     " effective=0 bucket_id=0\n"
+	     "x-1 [000] 2.000111: uclamp_task_eff: pid=78 comm=s clamp_id=1 value=1024"
+	     " effective=1024 bucket_id=4\n"
+	     SE(1, "2.000120", 78, 0, 1024) MARK("2.000200", "task pid=84 util_max=512")
+	     WAKE(1, "2.000300", 84) SE(1, "2.000310", 84, 0, 1024),
+	  AN_PASS, 0, 0, false, NULL },
 	/* a sched_util_clamp_min write sets the root group's request, walks
 	 * the groups and re-accounts the queued tasks (their uclamp_task_eff)
 	 * before the sysctl marker that follows it (check-kernel, 6.1): the

@@ -368,11 +368,22 @@ static int learn(struct an_replay *r, int pid, const char *comm, int id, bool ha
 	return 0;
 }
 
+/*
+ * uclamp_task_eff: traced where the kernel counts the task on its runqueue
+ * (uclamp_rq_inc_id()), so the static key is on (MR2, the model infers it).
+ */
 static int on_task_eff(struct an_replay *r, const struct an_event *ev)
 {
 	const struct an_ev_task_eff *e = &ev->task_eff;
+	int err = learn(r, e->pid, e->comm, e->clamp_id, true, e->value, true, e->effective);
+	struct an_task *t;
 
-	return learn(r, e->pid, e->comm, e->clamp_id, true, e->value, true, e->effective);
+	if (err || r->sys.is_uclamp_used || e->pid <= 0)
+		return err;
+	t = an_replay_task(r, e->pid);
+	if (t && !t->mt.is_dead)
+		model_task_shown_counted(&r->sys, &t->mt);
+	return 0;
 }
 
 /* Whether field @name of @ev's type was in its record. */
