@@ -452,7 +452,7 @@ static void test_mr1_classes(void **state)
 static void test_mr2_static_key(void **state)
 {
 	enum { ACT_NONE, ACT_SETATTR, ACT_SETATTR_BAD, ACT_SYSCTL_SAME, ACT_SYSCTL,
-	       ACT_RT_SYSCTL, ACT_CGROUP, ACT_CGROUP_BAD };
+	       ACT_RT_SYSCTL, ACT_CGROUP, ACT_CGROUP_BAD, ACT_SHOWN };
 	static const struct {
 		const char *rule;
 		unsigned int kver;
@@ -468,6 +468,9 @@ static void test_mr2_static_key(void **state)
 		{ "MR2", KV(6, 1), ACT_RT_SYSCTL, true, true },
 		{ "MR2", KV(6, 1), ACT_CGROUP, true, true },
 		{ "MR2", KV(6, 1), ACT_CGROUP_BAD, false, false },
+		/* the trace shows t0 counted (model_task_shown_counted()) */
+		{ "MR2", KV(5, 8), ACT_SHOWN, false, true },
+		{ "MR2", KV(6, 1), ACT_SHOWN, true, true },
 	};
 
 	(void)state;
@@ -498,6 +501,12 @@ static void test_mr2_static_key(void **state)
 			break;
 		case ACT_CGROUP_BAD:
 			assert_int_equal(model_tg_write(&e.sys, &e.g[0], MAX_ID, "x"), -EINVAL);
+			break;
+		case ACT_SHOWN:
+			model_task_shown_counted(&e.sys, &e.t[0]);
+			/* t0, queued before, is counted now: its enqueue was */
+			if (e.t[0].acc_slot[MIN_ID] == MODEL_NV || bucket_tasks(&e, 0, MIN_ID) != 1)
+				fail_msg("case %zu (%s): t0 not counted", i, cases[i].rule);
 			break;
 		}
 		model_enqueue(&e.sys, &e.t[2], 0);
