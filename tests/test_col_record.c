@@ -635,7 +635,7 @@ static void test_tiny_buffer_reported(void **state)
 	/*
 	 * The file keeps the kernel's totals, and the reader gives the analysis
 	 * all of them: what the pages carry, the rest as losses no page places
-	 * (about 1 run in 100, 2026-12-04: none of it in a page header).
+	 * (in about 1 run in 100 none of it is in a page header).
 	 */
 	assert_true(stat_lost(out) > 0);
 	if (!c.lost_unknown)

@@ -315,9 +315,9 @@ static void worker_go(struct worker *wk)
 }
 
 /*
- * Polled, not a blocking waitpid(): a guest once hung with the scenario in
- * wait4() and no child of it left in /proc (make check-kernel, 2026-12-04,
- * about one boot in fifty). Polling says what happened instead: the
+ * Polled, not a blocking waitpid(): a guest can hang with the scenario in
+ * wait4() and no child of it left in /proc (about one boot in fifty under
+ * emulation). Polling says what happened instead: the
  * worker's exit, an error (ECHILD: reaped elsewhere), or a worker still
  * there and its state.
  */
