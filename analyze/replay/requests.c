@@ -472,7 +472,7 @@ int an_requests_apply(struct an_replay *r, const struct an_event *ev)
 	if (r->step.is_sysctl_write) {
 		/* the writer runs from its store of the defaults to this event */
 		*from = ev->ts_ns > r->early_ns ? ev->ts_ns - r->early_ns : 0;
-		c = ev->cpu >= 0 && (unsigned int)ev->cpu < r->nr_cpus ? &r->cpu[ev->cpu] : NULL;
+		c = an_replay_cpu(r, ev->cpu);
 		if (c && c->curr_since_ns > *from)
 			*from = c->curr_since_ns;
 		if (r->sysctl_done_ns > *from)
