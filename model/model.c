@@ -256,6 +256,13 @@ void model_task_exit(struct model_sys *sys, struct model_task *t)
 	sys->ops->exit(sys, t);
 }
 
+/* MR2: mainline 5.9+ has the static key sched_uclamp_used, and it is off. */
+static bool is_key_off(const struct model_sys *sys)
+{
+	return sys->cfg.variant == MODEL_MAINLINE && sys->cfg.kver >= MODEL_KVER(5, 9, 0) &&
+	       !sys->is_uclamp_used;
+}
+
 /**
  * model_task_shown_counted() - the kernel shows @t counted on its runqueue
  * @sys: the system
@@ -273,8 +280,7 @@ void model_task_shown_counted(struct model_sys *sys, struct model_task *t)
 {
 	int cpu = t->cpu;
 
-	if (sys->cfg.variant != MODEL_MAINLINE || sys->cfg.kver < MODEL_KVER(5, 9, 0) ||
-	    sys->is_uclamp_used || sys->cfg.no_uclamp_task)
+	if (!is_key_off(sys) || sys->cfg.no_uclamp_task)
 		return;
 	sys->is_uclamp_used = true;	/* MR2 */
 	if (cpu >= 0 && model_class_counted(t->cls) && t->acc_slot[MODEL_UCLAMP_MIN] == MODEL_NV) {
@@ -362,8 +368,7 @@ unsigned int model_clamp_util(enum model_variant variant, unsigned int util,
 unsigned int model_rq_clamp_util(const struct model_sys *sys, int cpu, unsigned int util)
 {
 	/* MS1: 5.9+ returns util unchanged while the static key is off (MR2) */
-	if (sys->cfg.variant == MODEL_MAINLINE && sys->cfg.kver >= MODEL_KVER(5, 9, 0) &&
-	    !sys->is_uclamp_used)
+	if (is_key_off(sys))
 		return util;
 	return model_clamp_util(sys->cfg.variant, util,
 				model_rq_value(sys, cpu, MODEL_UCLAMP_MIN),
