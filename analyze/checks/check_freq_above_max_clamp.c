@@ -40,6 +40,7 @@
 struct ceil_policy {
 	struct an_fq_bound bound;
 	struct an_fq_key key;
+	uint64_t seq;			/* an_fq_policy_seq() at the last judge_policy() */
 	bool was_busy;			/* a CPU ran a task since the last event */
 	struct an_fq_stretch stretch;	/* S18: the highest ceiling of the busy stretch */
 	/* the last ceiling computed, for its inputs (see floor_of() of freq_below) */
@@ -244,6 +245,7 @@ static void judge_policy(struct an_replay *r, const struct an_freq_policy *p,
 	bool is_busy = an_fq_policy_busy(r, p);
 	unsigned int khz;
 
+	cp->seq = an_fq_policy_seq(r, p);
 	if (!ceiling_of(r, p, cp, &j, &khz)) {
 		an_fq_bound_forget(&cp->bound);
 		an_fq_stretch_end(&cp->stretch, r, p);
@@ -276,15 +278,61 @@ static void take_util(const struct an_replay *r, struct ceil_check *k, const str
 		};
 }
 
+/*
+ * Whether judging @p now can only repeat its last judgement, the grace of
+ * its bound aside: the event is local, nothing touched its CPUs since
+ * (an_fq_policy_seq()), the event applied no clamp change there, its key
+ * was decidable with the observed frequency and the bound in force, the
+ * memo holds the ceiling for the same policy generation and reference
+ * frequency (S8), and no busy hold applies (S18).
+ */
+static bool is_still(const struct an_replay *r, const struct an_freq_policy *p,
+		     const struct ceil_policy *cp)
+{
+	unsigned int obs;
+
+	if (!cp->key.has_state || !cp->key.is_decidable || an_fq_policy_applied(r, p) ||
+	    cp->key.hi_khz != an_fq_bound_now(&cp->bound) || !cp->last.has ||
+	    cp->last.gen != p->gen || cp->last.cur_khz != an_fq_cur_key(p) ||
+	    an_fq_may_hold(r, p) || !an_fq_policy_observed(r, p, &obs) || obs != cp->key.obs_khz)
+		return false;
+	return cp->seq == an_fq_policy_seq(r, p);
+}
+
+/* judge_policy() for a policy that is_still(): only the grace moves on. */
+static void step_still(const struct an_replay *r, const struct an_freq_policy *p,
+		       struct ceil_policy *cp)
+{
+	bool is_busy = an_fq_policy_busy(r, p);
+	struct an_fq_times g;
+
+	an_fq_stretch_end(&cp->stretch, r, p);	/* as held() does without a hold */
+	if (!an_fq_bound_is_settled(&cp->bound)) {
+		an_fq_grace(r, p, &g);
+		an_fq_bound_step(&cp->bound, r->step.ts_ns, an_fq_policy_evaluated(r, p), is_busy,
+				 &g);
+	}
+	cp->was_busy = is_busy;
+}
+
 static AN_NOINLINE void after(struct an_replay *r, struct ceil_check *k, const struct an_event *ev)
 {
+	bool is_local = an_fq_is_local(r, ev);
+
 	for (unsigned int i = 0; i < r->nr_policies && i < k->nr_slots; i++) {
+		const struct an_freq_policy *p = &r->policy[i];
+		struct ceil_policy *cp = &k->pol[i];
+
 		if (r->step.is_limits_changed &&
 		    (r->step.limits_policy < 0 || r->step.limits_policy == (int)i))
-			an_fq_stretch_limits(&k->pol[i].stretch, &r->policy[i]);
-		if (an_fq_policy_usable(&r->policy[i]) &&
-		    an_fq_policy_touched(r, &r->policy[i], ev))
-			judge_policy(r, &r->policy[i], k, &k->pol[i]);
+			an_fq_stretch_limits(&cp->stretch, p);
+		if (!an_fq_policy_usable(p) || !an_fq_policy_touched(r, p, ev))
+			continue;
+		if (is_local && is_still(r, p, cp)) {
+			step_still(r, p, cp);
+			continue;
+		}
+		judge_policy(r, p, k, cp);
 	}
 }
 

@@ -32,6 +32,7 @@
 struct floor_cpu {
 	struct an_fq_bound bound;
 	struct an_fq_key key;
+	uint64_t seq;			/* an_fq_cpu_seq() at the last judge_cpu() */
 	/* the last floor computed, for its inputs: rq clamps change seldom */
 	struct an_fq_memo last;		/* the last floor (floor_of()) */
 };
@@ -199,6 +200,7 @@ static void judge_cpu(struct an_replay *r, struct floor_check *k, const struct a
 	};
 	unsigned int khz;
 
+	fc->seq = an_fq_cpu_seq(r, cpu);
 	if (an_fq_cpu_undecidable(r, cpu, now, &j.is_hiding, &j.why)) {
 		an_fq_bound_forget(&fc->bound);
 	} else if (floor_of(r, p, cpu, fc, &khz)) {
@@ -220,8 +222,41 @@ static void judge_cpu(struct an_replay *r, struct floor_check *k, const struct a
 	an_fq_key_judge(r, k->res, &fc->key, &j, NULL);
 }
 
+/*
+ * Whether judging @cpu now can only repeat its last judgement, the grace of
+ * its bound aside: the event is local, nothing touched the CPU since
+ * (an_fq_cpu_seq()), the event applied no clamp change there, and its key
+ * was decidable with the observed frequency @obs and the bound in force.
+ * Its floor then is the one kept: none while it runs no task, else the
+ * memo's, for the same policy generation and reference frequency (S8).
+ * an_fq_bound_step() changes no bound in force, so the key stays as it is.
+ */
+static bool is_still(const struct an_replay *r, const struct an_freq_policy *p, int cpu,
+		     const struct floor_cpu *fc, unsigned int obs)
+{
+	return fc->seq == an_fq_cpu_seq(r, cpu) && !an_fq_cpu_applied(r, cpu) &&
+	       fc->key.has_state && fc->key.is_decidable && fc->key.obs_khz == obs &&
+	       fc->key.lo_khz == an_fq_bound_now(&fc->bound) &&
+	       (r->cpu[cpu].curr_pid <= 0 ||
+		(fc->last.has && fc->last.gen == p->gen && fc->last.cur_khz == an_fq_cur_key(p)));
+}
+
+/* judge_cpu() for a CPU that is_still(): only the grace moves on. */
+static void step_still(const struct an_replay *r, const struct an_freq_policy *p,
+		       struct floor_cpu *fc, bool is_eval, bool is_busy)
+{
+	struct an_fq_times g;
+
+	if (an_fq_bound_is_settled(&fc->bound))
+		return;
+	an_fq_grace(r, p, &g);
+	an_fq_bound_step(&fc->bound, r->step.ts_ns, is_eval, is_busy, &g);
+}
+
 static AN_NOINLINE void after(struct an_replay *r, struct floor_check *k, const struct an_event *ev)
 {
+	bool is_local = an_fq_is_local(r, ev);
+
 	for (unsigned int i = 0; i < r->nr_policies; i++) {
 		const struct an_freq_policy *p = &r->policy[i];
 		bool is_eval, is_busy, has_obs;
@@ -232,8 +267,15 @@ static AN_NOINLINE void after(struct an_replay *r, struct floor_check *k, const 
 		is_eval = an_fq_policy_evaluated(r, p);
 		is_busy = an_fq_policy_busy(r, p);
 		has_obs = an_fq_policy_observed(r, p, &obs);
-		for (unsigned int c = 0; c < p->su.nr_cpus; c++)
-			judge_cpu(r, k, p, p->su.cpu[c], is_eval, is_busy, has_obs, obs);
+		for (unsigned int c = 0; c < p->su.nr_cpus; c++) {
+			int cpu = p->su.cpu[c];
+
+			if (is_local && has_obs && is_still(r, p, cpu, &k->cpu[cpu], obs)) {
+				step_still(r, p, &k->cpu[cpu], is_eval, is_busy);
+				continue;
+			}
+			judge_cpu(r, k, p, cpu, is_eval, is_busy, has_obs, obs);
+		}
 		k->was_busy[i] = is_busy;
 	}
 }

@@ -56,6 +56,7 @@ struct pred_cpu {
 	uint64_t util_ns;		/* time of its last util event */
 	bool has_rt;
 	uint64_t rt_ns;			/* last instant an RT task was queued (S4) */
+	uint64_t util_seq;		/* util events taken */
 	bool has_clock;			/* schedutil_util time: the last evaluation */
 	uint64_t clock_ns;		/* on the rq clock ... */
 	uint64_t clock_at_ns;		/* ... and on the trace's */
@@ -65,6 +66,12 @@ struct pred_policy {
 	struct an_fq_bound lo, hi;
 	struct an_fq_memo last;		/* the last prediction of two ends (predict()) */
 	struct an_fq_band band;		/* the prediction and its util band (predict()) */
+	bool has_kept;			/* the last predict() gave kept_lo..kept_hi ... */
+	unsigned int kept_lo, kept_hi;
+	uint64_t kept_seq;		/* ... for these inputs (inputs_seq()) ... */
+	uint64_t kept_gen;		/* ... policy generation ... */
+	unsigned int kept_cur;		/* ... and reference (an_fq_cur_key()), */
+	uint64_t kept_cpu_seq[MODEL_SU_MAX_CPUS];	/* ... each CPU's cpu_seq() */
 	struct an_fq_key key;
 	struct an_win_track rate_fail;
 	bool was_busy;
@@ -168,6 +175,23 @@ static void explain(const struct an_replay *r, const void *ctx, char *buf, size_
 static bool chain(const struct an_replay *r, const void *ctx, int cpu,
 		  struct model_su_explain *ex);
 
+/* What moves when an input of predict() for @cpu may have: touches and util events. */
+static uint64_t cpu_seq(const struct an_replay *r, const struct pred_check *k, int cpu)
+{
+	return an_fq_cpu_seq(r, cpu) + k->cpu[cpu].util_seq;
+}
+
+/* cpu_seq() of @p's CPUs, summed: it moves when one of them does. */
+static uint64_t inputs_seq(const struct an_replay *r, const struct pred_check *k,
+			  const struct an_freq_policy *p)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int c = 0; c < p->su.nr_cpus; c++)
+		sum += cpu_seq(r, k, p->su.cpu[c]);
+	return sum;
+}
+
 /* Grace ends of both bounds before @before_ns, in time order; ends at the
  * same instant are applied together. */
 static void drop_until(struct an_replay *r, struct pred_check *k, const struct an_freq_policy *p,
@@ -230,6 +254,7 @@ static void take_util(struct an_replay *r, struct pred_check *k, const struct an
 		return;
 	k->has_util_event = true;
 	pc = &k->cpu[cpu];
+	pc->util_seq++;
 	pc->has_util = true;
 	pc->util_cfs = cfs;
 	pc->util_rt = rt;
@@ -292,12 +317,14 @@ static void take_switch(struct an_replay *r, struct pred_check *k, const struct 
  * @cache, when not NULL, keeps the last one: model_su_expected() depends on
  * the policy (its generation and current frequency) and the inputs alone;
  * @band, when not NULL, keeps it with its util band when both ends share
- * their inputs (an_fq_band_expected()).
+ * their inputs (an_fq_band_expected()). @same: bit c set when CPU c's
+ * inputs are still those @band was last given (predict_kept()): they are
+ * taken from it, decidable and with a util signal as they were then.
  */
 static bool predict(const struct an_replay *r, const struct pred_check *k,
 		    const struct an_freq_policy *p, struct an_fq_judgement *j,
 		    unsigned int *lo, unsigned int *hi, struct model_su_explain *ex,
-		    struct an_fq_memo *cache, struct an_fq_band *band)
+		    struct an_fq_memo *cache, struct an_fq_band *band, uint32_t same)
 {
 	/* the inputs of both ends, one after the other: the memo's key */
 	struct model_su_cpu_in in[2 * MODEL_SU_MAX_CPUS];
@@ -317,6 +344,10 @@ static bool predict(const struct an_replay *r, const struct pred_check *k,
 		int cpu = p->su.cpu[c];
 		const struct pred_cpu *pc = &k->cpu[cpu];
 
+		if (same & (UINT32_C(1) << c)) {
+			memcpy(&in_lo[c], &band->in[c], sizeof(in_lo[c]));
+			continue;
+		}
 		if (an_fq_cpu_undecidable(r, cpu, j->ts_ns, &j->is_hiding, &j->why))
 			return false;
 		if (!pc->has_util) {
@@ -337,7 +368,7 @@ static bool predict(const struct an_replay *r, const struct pred_check *k,
 		}
 	}
 	if (is_same && band) {
-		if (an_fq_band_expected(r, band, p, in_lo, lo)) {
+		if (an_fq_band_expected(r, band, p, in_lo, same, lo)) {
 			j->why = "the schedutil model refused the inputs";
 			return false;
 		}
@@ -375,7 +406,7 @@ static void explain(const struct an_replay *r, const void *ctx, char *buf, size_
 	unsigned int lo, hi;
 
 	buf[0] = '\0';
-	if (predict(r, c->k, c->p, &j, &lo, &hi, &ex, NULL, NULL))
+	if (predict(r, c->k, c->p, &j, &lo, &hi, &ex, NULL, NULL, 0))
 		rep_explain_format(buf, size, &ex, "");
 }
 
@@ -388,7 +419,7 @@ static bool chain(const struct an_replay *r, const void *ctx, int cpu,
 	unsigned int lo, hi;
 
 	(void)cpu;
-	if (!predict(r, c->k, c->p, &j, &lo, &hi, ex, NULL, NULL))
+	if (!predict(r, c->k, c->p, &j, &lo, &hi, ex, NULL, NULL, 0))
 		return false;
 	an_fq_cover_rt(r, c->p, ex);
 	return true;
@@ -511,8 +542,66 @@ static void count(struct pred_check *k, struct pred_policy *pp, const struct an_
 	}
 }
 
+/*
+ * The CPUs of @p whose inputs are still those of the last predict() (bit c
+ * for p->su.cpu[c]), when that one succeeded through the band, which still
+ * holds them; 0 when not known.
+ */
+static uint32_t same_cpus(const struct an_replay *r, const struct pred_check *k,
+			  const struct an_freq_policy *p, const struct pred_policy *pp)
+{
+	uint32_t same = 0;
+
+	if (!pp->has_kept || !an_fq_band_is_valid(&pp->band, p))
+		return 0;
+	for (unsigned int c = 0; c < p->su.nr_cpus; c++)
+		if (cpu_seq(r, k, p->su.cpu[c]) == pp->kept_cpu_seq[c])
+			same |= UINT32_C(1) << c;
+	return same;
+}
+
+/*
+ * predict() for @p, knowing at a local event (an_fq_is_local()) what its
+ * last call gave: when no input can have changed since (no CPU of @p
+ * touched, no util event taken, the same policy generation and reference
+ * frequency, S8), its answer; else the CPUs that kept their inputs are not
+ * gathered again. Not on 4.11-4.17, whose inputs also depend on time (S12
+ * stale CPUs, S4 RT flags kept). Decidable then, decidable now: an
+ * integrity window comes with an event that is not local, or a touch.
+ */
+static bool predict_kept(const struct an_replay *r, struct pred_check *k,
+			 const struct an_freq_policy *p, struct pred_policy *pp, bool is_local,
+			 struct an_fq_judgement *j, unsigned int *lo, unsigned int *hi)
+{
+	uint64_t seq = inputs_seq(r, k, p);
+	uint32_t same = 0;
+	bool is_ok;
+
+	if (is_local && pp->has_kept && pp->kept_gen == p->gen &&
+	    pp->kept_cur == an_fq_cur_key(p)) {
+		if (pp->kept_seq == seq) {
+			*lo = pp->kept_lo;
+			*hi = pp->kept_hi;
+			return true;
+		}
+		same = same_cpus(r, k, p, pp);
+	}
+	is_ok = predict(r, k, p, j, lo, hi, NULL, &pp->last, &pp->band, same);
+	pp->has_kept = is_ok && !is_legacy(p);
+	if (pp->has_kept) {
+		pp->kept_lo = *lo;
+		pp->kept_hi = *hi;
+		pp->kept_seq = seq;
+		pp->kept_gen = p->gen;
+		pp->kept_cur = an_fq_cur_key(p);
+		for (unsigned int c = 0; c < p->su.nr_cpus; c++)
+			pp->kept_cpu_seq[c] = cpu_seq(r, k, p->su.cpu[c]);
+	}
+	return is_ok;
+}
+
 static void judge_policy(struct an_replay *r, struct pred_check *k, const struct an_event *ev,
-			 const struct an_freq_policy *p, struct pred_policy *pp)
+			 const struct an_freq_policy *p, struct pred_policy *pp, bool is_local)
 {
 	uint64_t now = ev->ts_ns;
 	struct an_fq_times g;
@@ -536,7 +625,7 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 		pp->has_seen = true;
 		pp->seen_khz = j.obs_khz;
 	}
-	has_pred = predict(r, k, p, &j, &lo, &hi, NULL, &pp->last, &pp->band);
+	has_pred = predict_kept(r, k, p, pp, is_local, &j, &lo, &hi);
 	if (!has_pred) {
 		an_fq_bound_forget(&pp->lo);
 		an_fq_bound_forget(&pp->hi);
@@ -570,6 +659,8 @@ static void judge_policy(struct an_replay *r, struct pred_check *k, const struct
 
 static AN_NOINLINE void after(struct an_replay *r, struct pred_check *k, const struct an_event *ev)
 {
+	bool is_local = an_fq_is_local(r, ev);
+
 	if (ev->type == AN_EV_SCHED_SWITCH)
 		take_switch(r, k, ev);
 	note_rt(r, k, ev->ts_ns);
@@ -582,7 +673,7 @@ static AN_NOINLINE void after(struct an_replay *r, struct pred_check *k, const s
 			an_fq_stretch_limits(&k->pol[i].stretch, p);
 		}
 		if (an_fq_policy_usable(p) && an_fq_policy_touched(r, p, ev))
-			judge_policy(r, k, ev, p, &k->pol[i]);
+			judge_policy(r, k, ev, p, &k->pol[i], is_local);
 	}
 }
 

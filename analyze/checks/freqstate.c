@@ -492,7 +492,7 @@ bool an_fq_policy_usable(const struct an_freq_policy *p)
 bool an_fq_memo_get(const struct an_fq_memo *m, const struct an_freq_policy *p,
 		    const struct model_su_cpu_in *in, unsigned int n, unsigned int khz[2])
 {
-	if (!m->has || m->gen != p->gen || m->cur_khz != p->su.cur_khz || m->n != n ||
+	if (!m->has || m->gen != p->gen || m->cur_khz != an_fq_cur_key(p) || m->n != n ||
 	    memcmp(m->in, in, n * sizeof(*in)))
 		return false;
 	khz[0] = m->khz[0];
@@ -517,7 +517,7 @@ void an_fq_memo_put(struct an_fq_memo *m, const struct an_freq_policy *p,
 	}
 	m->has = true;
 	m->gen = p->gen;
-	m->cur_khz = p->su.cur_khz;
+	m->cur_khz = an_fq_cur_key(p);
 	m->n = n;
 	memcpy(m->in, in, n * sizeof(*in));
 	m->khz[0] = khz[0];
@@ -550,7 +550,7 @@ static void band_learn(const struct an_replay *r, struct an_fq_band *b,
 	memcpy(b->in, in, n * sizeof(*in));
 	b->n = n;
 	b->gen = p->gen;
-	b->cur_khz = p->su.cur_khz;
+	b->cur_khz = an_fq_cur_key(p);
 	b->khz = khz;
 	b->has = true;
 }
@@ -561,13 +561,13 @@ static void band_learn(const struct an_replay *r, struct an_fq_band *b,
  * plain: then @b is dropped.
  */
 static bool band_raw_max(struct an_fq_band *b, const struct an_freq_policy *p,
-			 const struct model_su_cpu_in *in, unsigned int *max)
+			 const struct model_su_cpu_in *in, uint32_t same, unsigned int *max)
 {
 	bool is_plain;
 
 	*max = 0;
 	for (unsigned int c = 0; c < b->n; c++) {
-		if (memcmp(&b->in[c], &in[c], sizeof(in[c]))) {
+		if (!(same & (UINT32_C(1) << c)) && memcmp(&b->in[c], &in[c], sizeof(in[c]))) {
 			if (model_su_cpu_check(&p->su, &in[c], 1, NULL)) {
 				b->has = false;
 				return false;
@@ -591,6 +591,8 @@ static bool band_raw_max(struct an_fq_band *b, const struct an_freq_policy *p,
  * @b: the band of @p, updated
  * @p: the policy
  * @in: inputs of every CPU of @p (an_fq_cpu_in() bytes, util set)
+ * @same: bit c set when @in[c] is known to be what @b was last given for
+ *	  CPU c (its comparison is left out); 0 when not known
  * @khz: the OPP
  *
  * The answer is the model's (model_su_cpu_raw() says why): inside the band,
@@ -602,13 +604,12 @@ static bool band_raw_max(struct an_fq_band *b, const struct an_freq_policy *p,
  */
 int an_fq_band_expected(const struct an_replay *r, struct an_fq_band *b,
 			const struct an_freq_policy *p, const struct model_su_cpu_in *in,
-			unsigned int *khz)
+			uint32_t same, unsigned int *khz)
 {
 	struct model_su_eval e;
 	unsigned int max;
 
-	if (b->has && b->gen == p->gen && b->cur_khz == p->su.cur_khz &&
-	    b->n == p->su.nr_cpus && band_raw_max(b, p, in, &max)) {
+	if (an_fq_band_is_valid(b, p) && band_raw_max(b, p, in, same, &max)) {
 		if (max >= b->lo_khz && max <= b->hi_khz) {
 			*khz = b->khz;
 			return 0;
@@ -665,34 +666,6 @@ bool an_fq_policy_applied(const struct an_replay *r, const struct an_freq_policy
 	return false;
 }
 
-/* Events that change nothing a frequency check reads, unless flagged per CPU. */
-static bool is_local_event(enum an_event_type type)
-{
-	switch (type) {
-	case AN_EV_UNKNOWN:
-	case AN_EV_SCHED_WAKING:
-	case AN_EV_SCHED_SWITCH:
-	case AN_EV_SCHED_WAKEUP:
-	case AN_EV_SCHED_WAKEUP_NEW:
-	case AN_EV_SCHED_MIGRATE_TASK:
-	case AN_EV_CPU_IDLE:
-	case AN_EV_CPU_FREQUENCY:
-	case AN_EV_UCLAMP_UTIL_CFS:
-	case AN_EV_UCLAMP_UTIL_SE:
-	case AN_EV_SCHED_PELT_CFS:
-	case AN_EV_SCHED_UTIL:
-	case AN_EV_SUGOV_UTIL_UPDATE:
-	case AN_EV_SCHED_PELT_SE:
-	case AN_EV_SCHED_UTIL_EST_CFS:
-	case AN_EV_SCHED_UTIL_EST_SE:
-	case AN_EV_SCHED_QUEUE_TASK:
-	case AN_EV_SCHED_CPU_CAPACITY:	/* a capacity it fills is a limits change */
-		return true;
-	default:
-		return false;
-	}
-}
-
 /*
  * Whether @cpu is one of @p's CPUs. A CPU of @p has an_cpu.policy == @p's
  * index; the converse fails only for a CPU beyond MODEL_SU_MAX_CPUS, which
@@ -718,7 +691,7 @@ static bool is_policy_cpu(const struct an_replay *r, const struct an_freq_policy
 static bool policy_touched(const struct an_replay *r, const struct an_freq_policy *p,
 			   const struct an_event *ev)
 {
-	if (!is_local_event(ev->type) || r->step.nr_issues || r->step.is_reset ||
+	if (!an_replay_is_local_type(ev->type) || r->step.nr_issues || r->step.is_reset ||
 	    r->step.is_limits_changed)
 		return true;
 	for (unsigned int i = 0; i < r->nr_dirty; i++)

@@ -262,7 +262,7 @@ void an_fq_key_close(struct an_results *res, struct an_fq_key *k, uint64_t end_n
  * the padding, so equal bytes are equal inputs)
  * @has: a result is kept
  * @gen: an_freq_policy.gen then
- * @cur_khz: su.cur_khz then (S8 reference when not invariant)
+ * @cur_khz: an_fq_cur_key() then (S8 reference when not invariant)
  * @n: inputs in @in
  * @in: the inputs
  * @khz: the result (one or two frequencies)
@@ -276,6 +276,17 @@ struct an_fq_memo {
 	unsigned int khz[2];
 };
 
+/*
+ * What the model's answers take of a policy's current frequency, for the
+ * keys of the memos and bands: S8's reference F when not invariant; nothing
+ * when invariant (F is then the maximum or reference frequency, ref_freq()
+ * in model/schedutil.c), so a frequency change keeps them.
+ */
+static inline unsigned int an_fq_cur_key(const struct an_freq_policy *p)
+{
+	return p->su.is_invariant ? 0 : p->su.cur_khz;
+}
+
 bool an_fq_memo_get(const struct an_fq_memo *m, const struct an_freq_policy *p,
 		    const struct model_su_cpu_in *in, unsigned int n, unsigned int khz[2]);
 void an_fq_memo_put(struct an_fq_memo *m, const struct an_freq_policy *p,
@@ -286,7 +297,7 @@ void an_fq_memo_put(struct an_fq_memo *m, const struct an_freq_policy *p,
  * kept with the utilization band inside which it cannot change
  * @has: an answer is kept
  * @gen: an_freq_policy.gen then (its parameters: OPPs, limits, capacity)
- * @cur_khz: su.cur_khz then (S8 reference when not invariant)
+ * @cur_khz: an_fq_cur_key() then (S8 reference when not invariant)
  * @n: CPUs in @in and @raw
  * @lo_khz: the band: while the largest of @raw stays in [@lo_khz, @hi_khz],
  *	    the answer is @khz (S10 is a step function of the raw target,
@@ -314,9 +325,16 @@ struct an_fq_band {
 	struct model_su_cpu_in in[MODEL_SU_MAX_CPUS];
 };
 
+/* Whether @b holds an answer for @p's parameters; then @b->in are its inputs. */
+static inline bool an_fq_band_is_valid(const struct an_fq_band *b, const struct an_freq_policy *p)
+{
+	return b->has && b->gen == p->gen && b->cur_khz == an_fq_cur_key(p) &&
+	       b->n == p->su.nr_cpus;
+}
+
 int an_fq_band_expected(const struct an_replay *r, struct an_fq_band *b,
 			const struct an_freq_policy *p, const struct model_su_cpu_in *in,
-			unsigned int *khz);
+			uint32_t same, unsigned int *khz);
 
 /* ---- the policy as the replay shows it ---- */
 
@@ -440,6 +458,43 @@ static inline void an_fq_cpu_in(const struct an_replay *r, int cpu, struct model
 }
 
 bool an_fq_cpu_walk_pending(const struct an_replay *r, int cpu);
+
+/**
+ * an_fq_is_local() - an_replay_is_local(), and shortcuts are allowed: never
+ * with UCVAL_FQ_FULL, which judges everything as the reference the
+ * shortcuts are compared with
+ * @r: replay
+ * @ev: the event
+ *
+ * An event that is not local touches every policy (an_fq_policy_touched()),
+ * or leaves the model undefined for good (v3): each check judges in full
+ * then. A check that keeps the touch_seq of the CPUs behind a full judgement
+ * knows, at a local event, whether their inputs are still those
+ * (an_fq_cpu_seq()): if so, and the bound and observed frequency are too,
+ * a new judgement can only repeat it, and the check may leave it out.
+ *
+ * Return: true or false.
+ */
+static inline bool an_fq_is_local(const struct an_replay *r, const struct an_event *ev)
+{
+	return an_replay_is_local(r, ev) && !r->opts.is_fq_full;
+}
+
+/* The touch_seq of @cpu (an_fq_is_local()). */
+static inline uint64_t an_fq_cpu_seq(const struct an_replay *r, int cpu)
+{
+	return r->cpu[cpu].touch_seq;
+}
+
+/* The sum of the touch_seq of @p's CPUs: it moves when one of them does. */
+static inline uint64_t an_fq_policy_seq(const struct an_replay *r, const struct an_freq_policy *p)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int c = 0; c < p->su.nr_cpus; c++)
+		sum += r->cpu[p->su.cpu[c]].touch_seq;
+	return sum;
+}
 
 /**
  * an_fq_cpu_applied() - whether the kernel applies now, or has yet to apply,

@@ -278,6 +278,7 @@ int an_replay_event(struct an_replay *r, const struct an_event *ev, struct an_di
 static int replay_one(struct an_replay *r, const struct an_event *ev, struct an_diag *d)
 {
 	struct an_cpu *c;
+	bool was_used;
 	int err;
 
 	an_tasks_tidy(r->tasks);	/* no task pointer is held between events */
@@ -291,9 +292,12 @@ static int replay_one(struct an_replay *r, const struct an_event *ev, struct an_
 	err = notify(r, ev, false);
 	if (err)
 		goto out;
+	was_used = r->sys.is_uclamp_used;
 	err = an_sched_apply(r, ev);
 	if (!err)
 		err = an_signals_apply(r, ev);
+	r->step.is_key_changed = r->sys.is_uclamp_used != was_used;
+
 	if (err) {
 		an_diag_fail(d, err, "replay: out of memory");
 		goto out;

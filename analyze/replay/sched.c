@@ -151,8 +151,10 @@ static void unrecorded_until_now(struct an_replay *r, int cpu)
 {
 	struct an_cpu *c = an_replay_cpu(r, cpu);
 
-	if (c && r->step.ts_ns > c->unrecorded_until_ns)
+	if (c && r->step.ts_ns > c->unrecorded_until_ns) {
 		c->unrecorded_until_ns = r->step.ts_ns;
+		an_replay_rq_touched(r, cpu);
+	}
 }
 
 /*
@@ -446,6 +448,7 @@ static int on_switch(struct an_replay *r, const struct an_event *ev)
 	if (!cpu_in_model(r, cpu))
 		return 0;
 	c = &r->cpu[cpu];
+	an_replay_rq_touched(r, cpu);	/* its current task, its known state */
 	for (unsigned int i = 0; i < r->step.nr_issues; i++)
 		if (r->step.issues[i].kind == AN_INTEG_SWITCH)
 			forget_runqueues(r);

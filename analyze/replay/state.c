@@ -102,12 +102,18 @@ void an_replay_eval(struct an_replay *r, int cpu)
 		r->step.eval_cpu[r->step.nr_eval++] = cpu;
 }
 
+void an_replay_rq_touched(struct an_replay *r, int cpu)
+{
+	r->cpu[cpu].touch_seq++;
+}
+
 void an_replay_touch(struct an_replay *r, int cpu, enum an_rq_op op)
 {
 	struct an_cpu *c = &r->cpu[cpu];
 	uint64_t ts = r->step.ts_ns;
 	int v[MODEL_UCLAMP_CNT];
 
+	an_replay_rq_touched(r, cpu);
 	for (int id = 0; id < MODEL_UCLAMP_CNT; id++)
 		v[id] = model_rq_value(&r->sys, cpu, (enum model_clamp_id)id);
 	if (v[0] == c->rq_now[0] && v[1] == c->rq_now[1])
@@ -255,6 +261,8 @@ struct an_task *an_replay_task_get(struct an_replay *r, int pid, const char *com
 		an_comm_set(t->comm, comm);
 		return t;
 	}
+	if (t->mt.cls == MODEL_CLASS_DL && t->mt.cpu >= 0)
+		an_replay_rq_touched(r, t->mt.cpu);	/* a DL task named sugov:N or not */
 	an_comm_set(t->comm, comm);
 	if (prio == AN_PRIO_NONE || t->mt.is_dead)
 		return t;

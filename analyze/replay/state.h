@@ -157,6 +157,13 @@ enum an_rq_op {
  * @last_eval_ns: time of the last schedutil evaluation point of this CPU
  * @is_eval: this event is a schedutil evaluation point of this CPU (set
  *	     during the after-model call only)
+ * @touch_seq: counts the events that may have changed what the frequency
+ *	       checks read of this CPU, utilization and frequency aside: an
+ *	       enqueue or dequeue there (an_replay_touch(), whatever the rq
+ *	       clamps became), a switch there, a move of its integrity bounds,
+ *	       a new name of a DL task queued there (an_replay_rq_touched()).
+ *	       Other changes come with events the frequency checks do not count
+ *	       as local (an_fq_is_local()).
  * @rq_now: rq values (model_rq_value(), MIN, MAX) after the last event
  * @rq_before: rq values at the end of the last timestamp before
  *	       @group_ts_ns; see an_replay_rq_before()
@@ -221,6 +228,7 @@ struct an_cpu {
 	bool is_clamp_changed;
 	uint64_t last_eval_ns;
 	bool is_eval;
+	uint64_t touch_seq;
 	int rq_now[MODEL_UCLAMP_CNT];
 	int rq_before[MODEL_UCLAMP_CNT];
 	uint64_t group_ts_ns;
@@ -394,6 +402,8 @@ struct an_replay_req {
  *		    have stored it: r->early_ns (--early-us) before this event,
  *		    not before the writer's task was switched in, and not
  *		    before the previous write showed whole
+ * @is_key_changed: the model's static key (model_sys.is_uclamp_used, MR2)
+ *		    changed at this event
  *
  * Each event starts from a cleared step, @issues and @req aside (they come
  * last): they are read only up to @nr_issues and with @has_req, and are
@@ -418,6 +428,7 @@ struct an_replay_step {
 	bool is_sysctl_write;
 	bool is_sysctl_event;
 	uint64_t sysctl_from_ns;
+	bool is_key_changed;
 	/* not cleared per event: see above */
 	struct an_integrity_issue issues[AN_REPLAY_MAX_ISSUES];
 	struct an_replay_req req;
@@ -595,6 +606,59 @@ static inline bool an_replay_is_decidable(const struct an_replay *r, int cpu, ui
 	       ts_ns > c->unrecorded_until_ns && !r->sys.is_undefined;
 }
 
+/*
+ * Event types that change what the frequency checks read only on the CPUs
+ * whose an_cpu.touch_seq they move or that they evaluate (an_cpu.is_eval),
+ * and, for cpu_frequency, the frequency of its CPU; any other event may
+ * change any CPU (requests, groups, limits, markers, exits, lost events).
+ */
+static inline bool an_replay_is_local_type(enum an_event_type type)
+{
+	switch (type) {
+	case AN_EV_UNKNOWN:
+	case AN_EV_SCHED_WAKING:
+	case AN_EV_SCHED_SWITCH:
+	case AN_EV_SCHED_WAKEUP:
+	case AN_EV_SCHED_WAKEUP_NEW:
+	case AN_EV_SCHED_MIGRATE_TASK:
+	case AN_EV_CPU_IDLE:
+	case AN_EV_CPU_FREQUENCY:
+	case AN_EV_UCLAMP_UTIL_CFS:
+	case AN_EV_UCLAMP_UTIL_SE:
+	case AN_EV_SCHED_PELT_CFS:
+	case AN_EV_SCHED_UTIL:
+	case AN_EV_SUGOV_UTIL_UPDATE:
+	case AN_EV_SCHED_PELT_SE:
+	case AN_EV_SCHED_UTIL_EST_CFS:
+	case AN_EV_SCHED_UTIL_EST_SE:
+	case AN_EV_SCHED_QUEUE_TASK:
+	case AN_EV_SCHED_CPU_CAPACITY:	/* a capacity it fills is a limits change */
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * an_replay_is_local() - whether the current event (after the model) left
+ * every CPU's rq clamps, RT/DL presence, current task and decidability, and
+ * the model's static key, as they were, except on the CPUs whose
+ * an_cpu.touch_seq it moved
+ * @r: replay
+ * @ev: the event
+ *
+ * Return: true or false.
+ */
+static inline bool an_replay_is_local(const struct an_replay *r, const struct an_event *ev)
+{
+	/* uclamp_task_eff changes a task's request (an_replay_touch_all()) or the key */
+	bool is_type = an_replay_is_local_type(ev->type) ||
+		       (ev->type == AN_EV_UCLAMP_TASK_EFF && !r->step.is_key_changed);
+
+	return is_type && !r->step.nr_issues && !r->step.is_reset &&
+	       !r->step.is_limits_changed && !r->sys.is_undefined;
+}
+
 /**
  * an_replay_is_unrecorded() - whether the capture records no event of
  * @type, as far as the replay can tell now
@@ -693,6 +757,14 @@ void an_replay_sync_policies(struct an_replay *r);
  * @r: replay (started)
  */
 void an_replay_step_clear(struct an_replay *r);
+
+/**
+ * an_replay_rq_touched() - note that the current event may have changed what
+ * the frequency checks read of @cpu (an_cpu.touch_seq)
+ * @r: replay (started)
+ * @cpu: CPU id in the model
+ */
+void an_replay_rq_touched(struct an_replay *r, int cpu);
 
 /**
  * an_replay_touch() - note that the model's rq clamps of @cpu may have

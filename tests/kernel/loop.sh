@@ -388,6 +388,15 @@ analyze() {
 		--json "$dir/results.json" "$dir/trace.dat" > "$dir/analyze.txt" 2>&1
 	ANALYZE_RC=$?
 	[ "$ANALYZE_RC" = 2 ] && { cat "$dir/analyze.txt" >&2; return 1; }
+	# the frequency checks' shortcuts must give what asking the model at
+	# every judgement gives (analyze/checks/freqstate.h)
+	UCVAL_FQ_FULL=1 "$UCVAL" analyze --model mainline --grace-us "$GRACE_US" \
+		--early-us "$EARLY_US" --json "$dir/results-full.json" "$dir/trace.dat" \
+		> /dev/null 2>&1
+	if ! cmp -s "$dir/results.json" "$dir/results-full.json"; then
+		log "UCVAL_FQ_FULL=1 gives other results: $dir/results-full.json"
+		return 1
+	fi
 	sqlite3 -separator ' ' "$dir/results.db" \
 		"SELECT printf('  %-22s %-10s checked %6d  failed %5d  undecided %5d',
 		        check_id, verdict, n_checked, n_failed, n_undecided) FROM verdicts" >&2
