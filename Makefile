@@ -373,9 +373,11 @@ $(BENCH_O)/tcmd_iter: tests/bench/tcmd_iter.c
 	@echo "  CC      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
 
+# KERNEL_TRACE: a kernel loop's trace to bench (default: make check-kernel's)
+KERNEL_TRACE ?= $(CURDIR)/$(O)/kernel/good/trace.dat
 bench: deps ucval $(BENCH_O)/tcmd_iter
 	@UCVAL_SHARED=$(UCVAL_SHARED) sh tests/bench/run.sh $(CURDIR)/ucval \
-		$(CURDIR)/$(BENCH_O)/tcmd_iter $(CURDIR)/$(BENCH_O)
+		$(CURDIR)/$(BENCH_O)/tcmd_iter $(CURDIR)/$(BENCH_O) $(KERNEL_TRACE)
 
 # --- fleets at scale --------------------------------------------------------
 # Not part of check (about a minute, most of it analyzing the shards); .ci/run

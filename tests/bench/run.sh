@@ -18,8 +18,11 @@
 #   juno       the public Juno trace from $UCVAL_SHARED (small: start-up costs)
 #   many-N.dat four distinct synthetic traces of $BENCH_MANY_EVENTS events
 #              (default 1 million) for -j 1 against -j 2
+#   kernel     the patched kernel's trace of `make check-kernel` (KERNEL_TRACE,
+#              the 4th argument), analyzed with that loop's options; skipped
+#              when the loop has not run
 set -u
-UCVAL=$1 ITER=$2 WORK=$3
+UCVAL=$1 ITER=$2 WORK=$3 KERNEL_TRACE=${4:-}
 RUNS=${BENCH_RUNS:-3}
 SYNTH_EVENTS=${BENCH_SYNTH_EVENTS:-5000000}
 SHARED=${UCVAL_SHARED:-$(cd "$(dirname "$0")/../../.." && pwd)/shared}
@@ -64,9 +67,10 @@ row() {	# row LABEL TIME RSS EVENTS REF_TIME [WORST]: the worst run when 10 % sl
 }
 
 DB=$WORK/bench.db
-# a fresh database each run, as a CI job would
-analyze_db() { FRESH_DB=$DB best "$UCVAL" analyze -q --db "$DB" "$@"; }
-analyze_nodb() { best "$UCVAL" analyze -q "$@"; }
+# a fresh database each run, as a CI job would; $AN_ARGS: options of the trace
+AN_ARGS=
+analyze_db() { FRESH_DB=$DB best "$UCVAL" analyze -q $AN_ARGS --db "$DB" "$@"; }
+analyze_nodb() { best "$UCVAL" analyze -q $AN_ARGS "$@"; }
 
 bench_dat() {	# bench_dat NAME FILE
 	name=$1 f=$2
@@ -172,6 +176,15 @@ else
 fi
 [ -f "$SHARED/traces/juno-r0-schedutil-sched_load.dat" ] &&
 	bench_dat juno "$SHARED/traces/juno-r0-schedutil-sched_load.dat"
+if [ -n "$KERNEL_TRACE" ] && [ -s "$KERNEL_TRACE" ]; then
+	# tests/kernel/loop.sh's options (emulation: GRACE_US, EARLY_US)
+	AN_ARGS="--model mainline --grace-us 20000 --early-us 5000"
+	bench_dat kernel "$KERNEL_TRACE"
+	AN_ARGS=
+else
+	echo "bench: skipped the kernel loop's trace: run make check-kernel first" \
+		"(or give KERNEL_TRACE=path/to/trace.dat)"
+fi
 
 # text and systrace readers, on the real recording's `trace-cmd report` text
 src=$WORK/real.dat
