@@ -61,8 +61,8 @@ static const char cls_letter[] = "FRDO";
  * @spec: space separated key=value; key is a name and a number:
  * known<cpu> curr<cpu> min<cpu> max<cpu> idle<cpu> nrq<cpu> nrt<cpu>
  * q<pid> (queued CPU, -1 none) dead<pid> cls<pid> (F R D O) has<pid>
- * rqmin<pid>/rqmax<pid> (requested value) and the counters tasks seen live
- * resets learnt switches overflow.
+ * rqmin<pid>/rqmax<pid> (requested value), touch<cpu> (an_cpu.touch_seq)
+ * and the counters tasks seen live resets learnt switches overflow.
  */
 static void expect(const struct an_replay *r, const char *row, const char *spec)
 {
@@ -96,6 +96,8 @@ static void expect(const struct an_replay *r, const char *row, const char *spec)
 			got = r->mcpu[n].nr_queued;
 		else if (!strcmp(key, "nrt"))
 			got = r->mcpu[n].nr_rt;
+		else if (!strcmp(key, "touch"))
+			got = (long long)an_replay_cpu(r, n)->touch_seq;
 		else if (!strcmp(key, "has"))
 			got = t != NULL;
 		else if (!strcmp(key, "q"))
@@ -225,6 +227,29 @@ static const struct {
 	{ "uclamp_task_eff teaches the task's request",
 	  ML "x-1 [000] 2.000000: uclamp_task_eff: pid=100 comm=w clamp_id=1 value=700 effective=700 bucket_id=3\n",
 	  "rqmax100=700" },
+	/*
+	 * touch_seq: what the frequency checks read of a CPU changes only with
+	 * it at a local event (an_replay_is_local()), whether the rq clamps
+	 * change or not.
+	 */
+	{ "touch_seq: an enqueue, then a dequeue and an enqueue, rq clamps unchanged",
+	  ML WAKE(1, "2.000000", 100)
+	     "x-1 [000] 2.000100: sched_migrate_task: comm=w pid=100 prio=120 orig_cpu=1 dest_cpu=0\n",
+	  "max0=1024 max1=1024 touch1=2 touch0=1 q100=0" },
+	{ "touch_seq: an RT task leaving a CPU (S23: its ceiling returns)",
+	  ML "x-1 [001] 2.000000: sched_wakeup: comm=rt pid=100 prio=50 target_cpu=001\n"
+	     "x-1 [000] 2.000100: sched_migrate_task: comm=rt pid=100 prio=50 orig_cpu=1 dest_cpu=0\n",
+	  "nrt1=0 nrt0=1 touch1=2 touch0=1" },
+	{ "touch_seq: a switch to a task already queued there (the current task)",
+	  ML WAKE(1, "2.000000", 100) SW(1, "2.000100", 0, "R", 100),
+	  "curr1=100 touch1=2 touch0=0" },
+	{ "touch_seq: a queued DL task named anew (sugov:N is not counted as DL, S24)",
+	  ML "x-1 [001] 2.000000: sched_wakeup: comm=dl pid=101 prio=-1 target_cpu=001\n"
+	     "x-1 [001] 2.000100: sched_wakeup: comm=sugov:0 pid=101 prio=-1 target_cpu=001\n",
+	  "nrq1=1 touch1=2" },
+	{ "touch_seq: a move the capture did not record touches both CPUs",
+	  ML WAKE(0, "2.000000", 100) SW(1, "2.000100", 0, "R", 100),
+	  "q100=1 touch0=3 touch1=3" },
 };
 
 static void test_sched_rows(void **state)
