@@ -247,6 +247,10 @@ static const struct {
 	  ML "x-1 [001] 2.000000: sched_wakeup: comm=dl pid=101 prio=-1 target_cpu=001\n"
 	     "x-1 [001] 2.000100: sched_wakeup: comm=sugov:0 pid=101 prio=-1 target_cpu=001\n",
 	  "nrq1=1 touch1=2" },
+	{ "... not one named as it was",
+	  ML "x-1 [001] 2.000000: sched_wakeup: comm=dl pid=101 prio=-1 target_cpu=001\n"
+	     "x-1 [001] 2.000100: sched_wakeup: comm=dl pid=101 prio=-1 target_cpu=001\n",
+	  "nrq1=1 touch1=1" },
 	{ "touch_seq: a move the capture did not record touches both CPUs",
 	  ML WAKE(0, "2.000000", 100) SW(1, "2.000100", 0, "R", 100),
 	  "q100=1 touch0=3 touch1=3" },
@@ -1159,7 +1163,9 @@ static void test_comm_set(void **state)
 
 		memset(dst, 'x', sizeof(dst));
 		snprintf(dst, sizeof(dst), "%s", c->before);
-		an_comm_set(dst, c->given);
+		if (an_comm_set(dst, c->given) != !!strcmp(c->before, c->after))
+			fail_msg("case %zu: '%s' then '%s': changed is not %d", i, c->before,
+				 c->given ? c->given : "(null)", !!strcmp(c->before, c->after));
 		if (strcmp(dst, c->after))
 			fail_msg("case %zu: '%s' then '%s' gave '%s', want '%s'", i, c->before,
 				 c->given ? c->given : "(null)", dst, c->after);

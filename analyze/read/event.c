@@ -43,13 +43,14 @@ bool an_event_is_enqueue(enum an_event_type type)
 	       type == AN_EV_SCHED_MIGRATE_TASK;
 }
 
-void an_comm_set(char dst[AN_COMM_LEN], const char *comm)
+bool an_comm_set(char dst[AN_COMM_LEN], const char *comm)
 {
 	size_t len;
 
 	if (!comm || !comm[0] || !strncmp(dst, comm, AN_COMM_LEN - 1))
-		return;
+		return false;
 	len = strnlen(comm, AN_COMM_LEN - 1);
 	memcpy(dst, comm, len);
 	dst[len] = '\0';
+	return true;
 }

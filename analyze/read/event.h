@@ -352,8 +352,10 @@ const char *an_event_type_name(enum an_event_type type);
  * @comm: the name from an event, "" or NULL when none
  *
  * Compares first: names rarely change, and this runs for most events.
+ *
+ * Return: true when @dst changed.
  */
-void an_comm_set(char dst[AN_COMM_LEN], const char *comm);
+bool an_comm_set(char dst[AN_COMM_LEN], const char *comm);
 
 /**
  * an_comm_has_prefix() - whether task name @comm starts with @prefix

@@ -261,9 +261,9 @@ struct an_task *an_replay_task_get(struct an_replay *r, int pid, const char *com
 		an_comm_set(t->comm, comm);
 		return t;
 	}
-	if (t->mt.cls == MODEL_CLASS_DL && t->mt.cpu >= 0)
-		an_replay_rq_touched(r, t->mt.cpu);	/* a DL task named sugov:N or not */
-	an_comm_set(t->comm, comm);
+	/* a queued DL task named sugov:N or not counts as DL or not (S24) */
+	if (an_comm_set(t->comm, comm) && t->mt.cls == MODEL_CLASS_DL && t->mt.cpu >= 0)
+		an_replay_rq_touched(r, t->mt.cpu);
 	if (prio == AN_PRIO_NONE || t->mt.is_dead)
 		return t;
 	t->prio = prio;

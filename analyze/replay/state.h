@@ -161,7 +161,7 @@ enum an_rq_op {
  *	       checks read of this CPU, utilization and frequency aside: an
  *	       enqueue or dequeue there (an_replay_touch(), whatever the rq
  *	       clamps became), a switch there, a move of its integrity bounds,
- *	       a new name of a DL task queued there (an_replay_rq_touched()).
+ *	       a DL task queued there named anew (an_replay_rq_touched()).
  *	       Other changes come with events the frequency checks do not count
  *	       as local (an_fq_is_local()).
  * @rq_now: rq values (model_rq_value(), MIN, MAX) after the last event
