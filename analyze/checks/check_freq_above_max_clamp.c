@@ -292,8 +292,7 @@ static bool is_still(const struct an_replay *r, const struct an_freq_policy *p,
 	unsigned int obs;
 
 	if (!cp->key.has_state || !cp->key.is_decidable || an_fq_policy_applied(r, p) ||
-	    cp->key.hi_khz != an_fq_bound_now(&cp->bound) || !cp->last.has ||
-	    cp->last.gen != p->gen || cp->last.cur_khz != an_fq_cur_key(p) ||
+	    cp->key.hi_khz != an_fq_bound_now(&cp->bound) || !an_fq_memo_is_valid(&cp->last, p) ||
 	    an_fq_may_hold(r, p) || !an_fq_policy_observed(r, p, &obs) || obs != cp->key.obs_khz)
 		return false;
 	return cp->seq == an_fq_policy_seq(r, p);

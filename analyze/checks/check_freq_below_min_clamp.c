@@ -237,8 +237,7 @@ static bool is_still(const struct an_replay *r, const struct an_freq_policy *p, 
 	return fc->seq == an_fq_cpu_seq(r, cpu) && !an_fq_cpu_applied(r, cpu) &&
 	       fc->key.has_state && fc->key.is_decidable && fc->key.obs_khz == obs &&
 	       fc->key.lo_khz == an_fq_bound_now(&fc->bound) &&
-	       (r->cpu[cpu].curr_pid <= 0 ||
-		(fc->last.has && fc->last.gen == p->gen && fc->last.cur_khz == an_fq_cur_key(p)));
+	       (r->cpu[cpu].curr_pid <= 0 || an_fq_memo_is_valid(&fc->last, p));
 }
 
 /* judge_cpu() for a CPU that is_still(): only the grace moves on. */

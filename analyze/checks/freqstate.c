@@ -492,8 +492,7 @@ bool an_fq_policy_usable(const struct an_freq_policy *p)
 bool an_fq_memo_get(const struct an_fq_memo *m, const struct an_freq_policy *p,
 		    const struct model_su_cpu_in *in, unsigned int n, unsigned int khz[2])
 {
-	if (!m->has || m->gen != p->gen || m->cur_khz != an_fq_cur_key(p) || m->n != n ||
-	    memcmp(m->in, in, n * sizeof(*in)))
+	if (!an_fq_memo_is_valid(m, p) || m->n != n || memcmp(m->in, in, n * sizeof(*in)))
 		return false;
 	khz[0] = m->khz[0];
 	khz[1] = m->khz[1];

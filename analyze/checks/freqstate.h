@@ -287,6 +287,12 @@ static inline unsigned int an_fq_cur_key(const struct an_freq_policy *p)
 	return p->su.is_invariant ? 0 : p->su.cur_khz;
 }
 
+/* Whether @m holds a result for @p's parameters (generation, an_fq_cur_key()). */
+static inline bool an_fq_memo_is_valid(const struct an_fq_memo *m, const struct an_freq_policy *p)
+{
+	return m->has && m->gen == p->gen && m->cur_khz == an_fq_cur_key(p);
+}
+
 bool an_fq_memo_get(const struct an_fq_memo *m, const struct an_freq_policy *p,
 		    const struct model_su_cpu_in *in, unsigned int n, unsigned int khz[2]);
 void an_fq_memo_put(struct an_fq_memo *m, const struct an_freq_policy *p,

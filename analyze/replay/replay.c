@@ -297,7 +297,6 @@ static int replay_one(struct an_replay *r, const struct an_event *ev, struct an_
 	if (!err)
 		err = an_signals_apply(r, ev);
 	r->step.is_key_changed = r->sys.is_uclamp_used != was_used;
-
 	if (err) {
 		an_diag_fail(d, err, "replay: out of memory");
 		goto out;
