@@ -368,6 +368,27 @@ static const struct row {
 	  WAKE(0, "10.010150", 200, 120) SW(0, "10.020000", 100, 120, "S", 200, 120)
 	  SW(0, "10.030000", 200, 120, "S", 0, 120),
 	  AN_FAIL, "0:10010000000-10010150000 1000000>2000000 MS1", 0, -1 },
+	/* 100 (min 800) runs on CPU 0 at util 300: prediction 2000000. It
+	 * sleeps; __schedule() dequeues it and schedutil, on the empty rq (MIN
+	 * 0, MAX retained 1024: MR4), chooses 1000000 at 10.010000; the
+	 * new-idle balance then pulls 200 (min 600) from CPU 1, which the trace
+	 * shows before the switch. The state between is judged at the switch:
+	 * the move is 100 us early, then 1500000 comes within the new
+	 * prediction's grace. Replayed in trace order alone, the kernel never
+	 * saw an empty rq and 10.010000-10.012000 would fail. */
+	{ "S10", "schedutil chose at a sleeper's dequeue, before a new-idle pull", { 0 },
+	  AN_CHECK_FREQ_PREDICTION,
+	  PLAT(2, "model=mainline kernel=6.1.0") CPU(0, 0, 1000) CPU(1, 1, 1000)
+	  TASK(100, "util_min=800") TASK(200, "util_min=600")
+	  FREQ(0, "10.000100", 2000000) FREQ(1, "10.000100", 2000000)
+	  SW(0, "10.001000", 0, 120, "R", 100, 120) SW(1, "10.001000", 0, 120, "R", 300, 120)
+	  PELT(0, "10.001100", 300) PELT(1, "10.001100", 1000) WAKE(1, "10.002000", 200, 120)
+	  FREQ(0, "10.010000", 1000000)
+	  "x-1 [000] 10.010050: sched_migrate_task: comm=t200 pid=200 prio=120 orig_cpu=1"
+	  " dest_cpu=0\n"
+	  SW(0, "10.010100", 100, 120, "S", 200, 120) FREQ(0, "10.012000", 1500000)
+	  SW(0, "10.020000", 200, 120, "S", 0, 120),
+	  AN_PASS, "", 0, -1 },
 	/* the same under --early-us 200 (emulation: the host deschedules a vCPU
 	 * between the dequeue and its event) */
 	{ "MS1", "--early-us 200 accepts the 150 us move", { .early_us = 200 },

@@ -339,6 +339,7 @@ int an_check_freq_below_min_clamp_attach(struct an_replay *r, struct an_results 
 	struct an_observer obs = {
 		.name = "freq_below_min_clamp", .event = on_event, .finish = on_finish,
 		.free = on_free, .ctx = k,
+		.also = AN_OBS_ALSO_SLEEPER_OUT,	/* the kernel may choose there */
 	};
 
 	if (!k)

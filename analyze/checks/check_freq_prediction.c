@@ -790,6 +790,7 @@ int an_check_freq_prediction_attach(struct an_replay *r, struct an_results *res,
 	struct an_observer obs = {
 		.name = "freq_prediction", .event = on_event, .finish = on_finish,
 		.free = on_free, .ctx = k,
+		.also = AN_OBS_ALSO_SLEEPER_OUT,	/* the kernel may choose there */
 	};
 
 	if (!k)

@@ -135,7 +135,8 @@ int an_replay_add_observer(struct an_replay *r, const struct an_observer *obs)
 {
 	if (AN_VEC_GROW(r->obs, r->nr_obs + 1, r->alloc_obs) ||
 	    AN_VEC_GROW(r->calls[0], r->nr_calls[0] + 1, r->alloc_calls[0]) ||
-	    AN_VEC_GROW(r->calls[1], r->nr_calls[1] + 1, r->alloc_calls[1])) {
+	    AN_VEC_GROW(r->calls[1], r->nr_calls[1] + 1, r->alloc_calls[1]) ||
+	    AN_VEC_GROW(r->calls[2], r->nr_calls[2] + 1, r->alloc_calls[2])) {
 		if (obs->free)
 			obs->free(obs->ctx);
 		return -ENOMEM;
@@ -149,6 +150,10 @@ int an_replay_add_observer(struct an_replay *r, const struct an_observer *obs)
 				.only = after ? obs->only : 0,
 				.types = AN_EV_BIT(obs->type) | obs->types,
 			};
+	if (obs->event && (obs->also & AN_OBS_ALSO_SLEEPER_OUT))
+		r->calls[2][r->nr_calls[2]++] = (struct an_obs_call){
+			.event = obs->event, .ctx = obs->ctx,
+		};
 	return 0;
 }
 
@@ -222,6 +227,19 @@ static int notify(struct an_replay *r, const struct an_event *ev, bool after)
 			return err;
 	}
 	return observers_err(r);
+}
+
+int an_replay_sleeper_out(struct an_replay *r)
+{
+	const struct an_obs_call *c = r->calls[2];
+	int err = 0;
+
+	r->step.is_sleeper_out = true;
+	r->phase++;
+	for (size_t i = 0; !err && i < r->nr_calls[2]; i++)
+		err = c[i].event(c[i].ctx, r, r->ev, true);
+	r->step.is_sleeper_out = false;
+	return err ? err : observers_err(r);
 }
 
 static bool is_setup_marker(const struct an_event *ev)
@@ -336,6 +354,7 @@ void an_replay_free(struct an_replay *r)
 	free(r->obs);
 	free(r->calls[0]);
 	free(r->calls[1]);
+	free(r->calls[2]);
 	an_tasks_free(r->tasks);
 	an_tgroups_free(r->tgroups);
 	free(r->mcpu);

@@ -45,6 +45,8 @@
  *	  events of type @type; 0: every event
  * @type: with AN_OBS_ONLY_TYPE
  * @types: with AN_OBS_ONLY_TYPE, more types: AN_EV_BIT() of each, or 0
+ * @also: AN_OBS_ALSO_SLEEPER_OUT: @event is also called, after the model,
+ *	  inside a sched_switch (an_replay_step.is_sleeper_out); 0: not
  */
 struct an_observer {
 	const char *name;
@@ -57,6 +59,7 @@ struct an_observer {
 	unsigned int only;
 	enum an_event_type type;
 	uint64_t types;
+	unsigned int also;
 };
 
 _Static_assert(AN_EV__COUNT <= 64, "an_observer.types holds a bit per event type");
@@ -72,6 +75,11 @@ _Static_assert(AN_EV__COUNT <= 64, "an_observer.types holds a bit per event type
 #define AN_OBS_NO_AFTER		2u	/* an_observer.skip: not after the model */
 #define AN_OBS_ONLY_REQUEST	1u	/* an_observer.only: requests with a result */
 #define AN_OBS_ONLY_TYPE	2u	/* an_observer.only: events of an_observer.type */
+/*
+ * an_observer.also: called once more in a sched_switch whose sleeper left
+ * before tasks were pulled in (an_replay_sleeper_out())
+ */
+#define AN_OBS_ALSO_SLEEPER_OUT	1u
 
 /**
  * an_replay_new() - a replay ready for the first event, without observers

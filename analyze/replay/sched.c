@@ -457,7 +457,9 @@ static int on_switch(struct an_replay *r, const struct an_event *ev)
 	 * __schedule(); the new-idle balance that follows may pull tasks in
 	 * before the switch event, and the trace shows those pulls first
 	 * (MR3 with MB2: a pulled task must not share a bucket with the
-	 * sleeper). Take the pulled tasks out, the sleeper, then them again.
+	 * sleeper). Take the pulled tasks out, the sleeper, then them again;
+	 * in between, the frequency checks judge what schedutil saw at the
+	 * sleeper's dequeue (an_replay_sleeper_out()).
 	 */
 	if (sw->prev_pid > 0 && c->nr_pulled && !an_event_state_is_runnable(sw->prev_state))
 		nr_out = unpull(r, cpu, out);
@@ -475,6 +477,12 @@ static int on_switch(struct an_replay *r, const struct an_event *ev)
 			else if (!an_event_state_is_runnable(sw->prev_state))
 				dequeue(r, p);
 		}
+	}
+	if (nr_out) {
+		int err = an_replay_sleeper_out(r);
+
+		if (err)
+			return err;
 	}
 	if (sw->next_pid > 0) {
 		struct an_task *n = get_alive(r, sw->next_pid, sw->next_comm, sw->next_prio);

@@ -404,6 +404,10 @@ struct an_replay_req {
  *		    before the previous write showed whole
  * @is_key_changed: the model's static key (model_sys.is_uclamp_used, MR2)
  *		    changed at this event
+ * @is_sleeper_out: set only during the observer calls of
+ *		    an_replay_sleeper_out(): the state inside this
+ *		    sched_switch, its sleeper dequeued and the tasks pulled in
+ *		    since not yet back
  *
  * Each event starts from a cleared step, @issues and @req aside (they come
  * last): they are read only up to @nr_issues and with @has_req, and are
@@ -429,6 +433,7 @@ struct an_replay_step {
 	bool is_sysctl_event;
 	uint64_t sysctl_from_ns;
 	bool is_key_changed;
+	bool is_sleeper_out;
 	/* not cleared per event: see above */
 	struct an_integrity_issue issues[AN_REPLAY_MAX_ISSUES];
 	struct an_replay_req req;
@@ -538,8 +543,9 @@ struct an_replay {
 	struct an_observer *obs;
 	size_t nr_obs, alloc_obs;
 	const int *shared_err;		/* an_replay_new() */
-	struct an_obs_call *calls[2];	/* by phase: before, after the model */
-	size_t nr_calls[2], alloc_calls[2];
+	/* by phase: before, after the model, AN_OBS_ALSO_SLEEPER_OUT */
+	struct an_obs_call *calls[3];
+	size_t nr_calls[3], alloc_calls[3];
 	int *dirty;			/* CPUs with step flags (is_eval, is_clamp_changed) */
 	unsigned int nr_dirty;
 	char kernel_opt[AN_MARKER_STR_LEN];
@@ -792,6 +798,22 @@ void an_replay_touch_all(struct an_replay *r, enum an_rq_op op);
  * @cpu: CPU id; ignored outside the model
  */
 void an_replay_eval(struct an_replay *r, int cpu);
+
+/**
+ * an_replay_sleeper_out() - inside the current sched_switch, once its
+ * sleeper is dequeued and before the tasks its CPU pulled since the last
+ * switch are enqueued again: call the AN_OBS_ALSO_SLEEPER_OUT observers
+ * (after the model, an_replay_step.is_sleeper_out set)
+ * @r: replay
+ *
+ * The kernel dequeues a task going to sleep at the start of __schedule(),
+ * evaluates schedutil there, and may then pull tasks in with the new-idle
+ * balance; the trace shows those pulls before the switch. A frequency the
+ * kernel chose from that empty rq is judged against this state.
+ *
+ * Return: 0, or the first observer's error.
+ */
+int an_replay_sleeper_out(struct an_replay *r);
 
 /**
  * an_replay_task_new() - a new task @pid, first seen at the current event
