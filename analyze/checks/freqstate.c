@@ -280,6 +280,10 @@ static bool is_limits_decided(const struct an_replay *r, int cpu,
 
 	if (!p || !p->su.nr_opps)
 		return false;
+	/* limits at the table's ends: the two policies below are one */
+	if (p->su.min_khz == p->su.opp_khz[0] &&
+	    p->su.max_khz == p->su.opp_khz[p->su.nr_opps - 1])
+		return false;
 	for (unsigned int i = 0; i < ex->nr && i < MODEL_SU_EXPLAIN_MAX; i++)
 		if (ex->step[i].rule && !strcmp(ex->step[i].rule, "S9")) {
 			raw = (unsigned int)ex->step[i].value[0];
