@@ -332,14 +332,14 @@ static uint64_t mono_ns(void)
  * kernel events (sched_switch, sched_wakeup*, sched_migrate_task): a
  * tracepoint calls its probes in the order they registered, so the
  * kernel's record comes before the probe's, the order the instrumentation
- * patch gives.
+ * patch gives. ucp_waking writes no record: it goes with the first.
  */
 static const struct { size_t prog, link; } attach_order[] = {
 	PROG(ucp_tg_walk), PROG(ucp_tg_walk_end), PROG(ucp_sugov_util),
 	PROG(ucp_enqueue_fair_entry), PROG(ucp_enqueue_rt_entry),
 	PROG(ucp_enqueue_fair), PROG(ucp_enqueue_rt), PROG(ucp_dequeue_fair),
 	PROG(ucp_dequeue_rt), PROG(ucp_pelt_cfs), PROG(ucp_util_est_cfs),
-	PROG(ucp_util_est_se), PROG(ucp_capacity),
+	PROG(ucp_util_est_se), PROG(ucp_capacity), PROG(ucp_waking),
 	/* the late ones, ATTACH_EARLY onwards */
 	PROG(ucp_migrate), PROG(ucp_wakeup_new), PROG(ucp_wakeup), PROG(ucp_switch),
 };

@@ -34,7 +34,8 @@
  *   (the others show theirs at their next sched_switch), but of a CPU
  *   whose running task is being dequeued to sleep (the patch reads each rq
  *   under its lock, which __schedule() holds from that dequeue to the
- *   switch). The patch traces each changed group as the walk reaches it;
+ *   switch), nor of one with a wakeup enqueued whose sched_wakeup is still
+ *   to come (map pending: the patch's read waits for that lock too). The patch traces each changed group as the walk reaches it;
  *   the probes cannot (uclamp_update_active_tasks() refuses fentry on 6.1:
  *   -EBUSY), and the model derives the descendants' effective values from
  *   the written one.
@@ -192,6 +193,21 @@ struct {
 } held SEC(".maps");
 
 /*
+ * by CPU: 1 from a wakeup's sched_waking (the CPU the task last ran on,
+ * then the one sched_migrate_task gives) or a new task's class enqueue to
+ * the sched_wakeup(_new) that shows its enqueue, or to the CPU's next
+ * switch. The read of every rq at a group write's end (ucp_tg_walk_end())
+ * cannot take their locks: it leaves such an rq out, whose clamps may
+ * already count a task the trace shows later.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, MAX_CPUS);
+	__type(key, __u32);
+	__type(value, __u32);
+} pending SEC(".maps");
+
+/*
  * by CPU: its rq, learnt where the kernel hands one over (enqueue, dequeue,
  * PELT, capacity): cpu_rq() needs the per-CPU symbol runqueues, which
  * kernels without CONFIG_KALLSYMS_ALL do not give BPF
@@ -280,6 +296,21 @@ static __always_inline void set_held(__u32 v)
 
 	if (h)
 		*h = v;
+}
+
+static __always_inline int is_pending(__u32 cpu)
+{
+	__u32 *v = bpf_map_lookup_elem(&pending, &cpu);
+
+	return v && *v;
+}
+
+static __always_inline void set_pending(__u32 cpu, __u32 v)
+{
+	__u32 *p = bpf_map_lookup_elem(&pending, &cpu);
+
+	if (p)
+		*p = v;
 }
 
 static __always_inline __u64 walk_get(__u32 k)
@@ -462,10 +493,18 @@ static __always_inline void emit_eff(struct task_struct *p, int id)
 	submit_unless_walk(r);
 }
 
-static __always_inline void before_enqueue(struct task_struct *p)
+/*
+ * A task not on any rq (on_rq 0) is being woken or is new: its
+ * sched_wakeup(_new) follows the enqueue. A wakeup's rq is pending since
+ * its sched_waking; a new task's from here, after uclamp_rq_inc() (the
+ * instructions between are not covered).
+ */
+static __always_inline void before_enqueue(struct rq *rq, struct task_struct *p)
 {
 	if (!has_uclamp)
 		return;
+	if (rq && !BPF_CORE_READ(p, on_rq))
+		set_pending(BPF_CORE_READ(rq, cpu), 1);
 	emit_eff(p, UCLAMP_MIN);
 	emit_eff(p, UCLAMP_MAX);
 }
@@ -502,6 +541,8 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(ucp_switch, _Bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	set_held(0);
+	/* under the rq lock, after any wakeup's event that took it before */
+	set_pending(bpf_get_smp_processor_id(), 0);
 	if (has_uclamp)
 		emit_rq(cpu_rq(bpf_get_smp_processor_id()));
 	return 0;
@@ -518,6 +559,7 @@ static __always_inline void wakeup(struct task_struct *p)
 
 	if (!has_uclamp)
 		return;
+	set_pending(task_cpu(p), 0);
 	if (fexit && !*fexit) {
 		emit_eff(p, UCLAMP_MIN);
 		emit_eff(p, UCLAMP_MAX);
@@ -539,25 +581,41 @@ int BPF_PROG(ucp_wakeup_new, struct task_struct *p)
 	return 0;
 }
 
+/* before the wakeup chooses a CPU and enqueues: see map pending */
+SEC("tp_btf/sched_waking")
+int BPF_PROG(ucp_waking, struct task_struct *p)
+{
+	if (has_uclamp)
+		set_pending(task_cpu(p), 1);
+	return 0;
+}
+
 SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(ucp_migrate, struct task_struct *p, int new_cpu)
 {
-	if (has_uclamp && BPF_CORE_READ(p, on_rq) == TASK_ON_RQ_MIGRATING)
+	int on_rq;
+
+	if (!has_uclamp)
+		return 0;
+	on_rq = BPF_CORE_READ(p, on_rq);
+	if (on_rq == TASK_ON_RQ_MIGRATING)
 		emit_rq(task_rq(p));
+	else if (!on_rq)
+		set_pending((__u32)new_cpu, 1);	/* the CPU a wakeup chose */
 	return 0;
 }
 
 SEC("fentry/enqueue_task_fair")
 int BPF_PROG(ucp_enqueue_fair_entry, struct rq *rq, struct task_struct *p, int flags)
 {
-	before_enqueue(p);
+	before_enqueue(rq, p);
 	return 0;
 }
 
 SEC("fentry/enqueue_task_rt")
 int BPF_PROG(ucp_enqueue_rt_entry, struct rq *rq, struct task_struct *p, int flags)
 {
-	before_enqueue(p);
+	before_enqueue(rq, p);
 	return 0;
 }
 
@@ -812,7 +870,8 @@ int BPF_PROG(ucp_tg_walk_end, struct cgroup_subsys_state *css)
 	walk_set(WALK_ON, 0);
 #pragma unroll
 	for (__u32 cpu = 0; cpu < TG_RQS; cpu++)
-		emit_rq(cpu_rq(cpu));
+		if (!is_pending(cpu))
+			emit_rq(cpu_rq(cpu));
 	return 0;
 }
 
