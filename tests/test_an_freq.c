@@ -368,6 +368,25 @@ static const struct row {
 	  WAKE(0, "10.010150", 200, 120) SW(0, "10.020000", 100, 120, "S", 200, 120)
 	  SW(0, "10.030000", 200, 120, "S", 0, 120),
 	  AN_FAIL, "0:10010000000-10010150000 1000000>2000000 MS1", 0, -1 },
+	/* 100 (max 100) runs at util_cfs 600 + util_rt 40: prediction 500000.
+	 * schedutil, inside the enqueue of 200 (no clamp), takes 640 (S5):
+	 * 1562500, OPP 2000000, and moves 40 us before the sched_wakeup; a PELT
+	 * update of the CFS root (600) comes between. It carries no RT part:
+	 * the RT utilization the trace last showed stays (events.md §4), so the
+	 * wakeup predicts 2000000 and the early move is accepted; taken as 0,
+	 * 600 would predict 1500000 and fail the kernel's 2000000 once the
+	 * grace ends (10.014). */
+	{ "S5", "a CFS PELT update keeps the RT utilization last shown", { 0 },
+	  AN_CHECK_FREQ_PREDICTION,
+	  ML61 TASK(100, "util_max=100") TASK(200, "util_max=1024")
+	  FREQ(0, "10.000100", 500000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  "x-1 [000] 10.005000: schedutil_util: cpu=0 util_cfs=600 util_rt=40"
+	  " util_clamp=100 util_max=1024 time=10005000000\n"
+	  "x-1 [000] 10.010000: schedutil_util: cpu=0 util_cfs=600 util_rt=40"
+	  " util_clamp=640 util_max=1024 time=10010000000\n"
+	  FREQ(0, "10.010010", 2000000) PELT(0, "10.010020", 600) WAKE(0, "10.010050", 200, 120)
+	  SW(0, "10.020000", 100, 120, "R", 200, 120) SW(0, "10.030000", 200, 120, "S", 0, 120),
+	  AN_PASS, "", 0, -1 },
 	/* 100 (min 800) runs on CPU 0 at util 300: prediction 2000000. It
 	 * sleeps; __schedule() dequeues it and schedutil, on the empty rq (MIN
 	 * 0, MAX retained 1024: MR4), chooses 1000000 at 10.010000; the

@@ -6,7 +6,8 @@
  * S4–S14 with the clamps of VS1/MS1/MS5) is compared with the policy's
  * observed frequency. Utilization per CPU is the last sched_pelt_cfs of the
  * root rq (path "/"), uclamp_util_cfs util_avg, or schedutil_util
- * util_cfs + util_rt, whichever came last, capped at the capacity; what the
+ * util_cfs, whichever came last, plus the RT utilization of the last
+ * schedutil_util (an_fq_util_sample()), capped at the capacity; what the
  * trace cannot show is 0. The accepted range [lo, hi] at an instant:
  *  - lo: the prediction; on 4.11–4.17 shared policies a CPU whose last util
  *    update is more than a tick old is left out (S12 drops stale CPUs);

@@ -1046,28 +1046,12 @@ void an_fq_obs_lost(const struct an_replay *r, const struct an_freq_policy *p,
 	}
 }
 
-/**
- * an_fq_util_sample() - the utilization a util-signal event reports
- * @r: replay (its root util_est, signals.h)
- * @ev: any event
- * @cpu: its CPU
- * @util_cfs: the root CFS utilization
- * @util_rt: the RT utilization (0 unless the event has it)
- *
- * The util signals of events.md §4 (freq_prediction's "needs"):
- * sched_pelt_cfs of the root group "/", uclamp_util_cfs (its util_avg) and
- * schedutil_util; and sched_util_est_cfs of "/" with its util. A root
- * util_avg is raised to the CPU's last util_est where the release uses it
- * (an_signals_util_cfs()); schedutil_util is schedutil's own sum.
- *
- * Return: true when @ev is one of them.
- */
-bool an_fq_util_sample(const struct an_replay *r, const struct an_event *ev, int *cpu,
-		       unsigned int *util_cfs, unsigned int *util_rt)
+/* an_fq_util_sample() but the RT part */
+static bool util_cfs_of(const struct an_replay *r, const struct an_event *ev, int *cpu,
+			unsigned int *util_cfs)
 {
 	int util_bit;
 
-	*util_rt = 0;
 	switch (ev->type) {
 	case AN_EV_SCHED_PELT_CFS:
 		if (strcmp(ev->pelt_cfs.path, "/"))
@@ -1092,11 +1076,43 @@ bool an_fq_util_sample(const struct an_replay *r, const struct an_event *ev, int
 	case AN_EV_SCHED_UTIL:
 		*cpu = ev->sched_util.cpu;
 		*util_cfs = ev->sched_util.util_cfs;
-		*util_rt = ev->sched_util.util_rt;
 		return true;
 	default:
 		return false;
 	}
+}
+
+/**
+ * an_fq_util_sample() - the utilization a util-signal event reports
+ * @r: replay (its root util_est, signals.h)
+ * @ev: any event
+ * @cpu: its CPU
+ * @util_cfs: the root CFS utilization
+ * @util_rt: the RT utilization: schedutil_util's own, else the CPU's last
+ *	     one (an_cpu.util_rt, 0 before the trace shows one)
+ *
+ * The util signals of events.md §4 (freq_prediction's "needs"):
+ * sched_pelt_cfs of the root group "/", uclamp_util_cfs (its util_avg) and
+ * schedutil_util; and sched_util_est_cfs of "/" with its util. A root
+ * util_avg is raised to the CPU's last util_est where the release uses it
+ * (an_signals_util_cfs()); schedutil_util is schedutil's own sum. The
+ * others carry no RT utilization, which schedutil adds (S5-S7): a PELT
+ * update of the CFS root between two evaluations keeps the last one shown.
+ *
+ * Return: true when @ev is one of them.
+ */
+bool an_fq_util_sample(const struct an_replay *r, const struct an_event *ev, int *cpu,
+		       unsigned int *util_cfs, unsigned int *util_rt)
+{
+	bool is_sample = util_cfs_of(r, ev, cpu, util_cfs);
+
+	if (is_sample && ev->type == AN_EV_SCHED_UTIL)
+		*util_rt = ev->sched_util.util_rt;
+	else if (is_sample && an_replay_cpu(r, *cpu))
+		*util_rt = r->cpu[*cpu].util_rt;
+	else
+		*util_rt = 0;
+	return is_sample;
 }
 
 /**

@@ -83,6 +83,10 @@ int an_signals_apply(struct an_replay *r, const struct an_event *ev)
 	case AN_EV_SCHED_CPU_CAPACITY:
 		on_capacity(r, ev);
 		return 0;
+	case AN_EV_SCHED_UTIL:
+		if (an_replay_cpu(r, ev->sched_util.cpu))
+			r->cpu[ev->sched_util.cpu].util_rt = ev->sched_util.util_rt;
+		return 0;
 	case AN_EV_SCHED_TASK_UCLAMP:
 		return an_requests_apply(r, ev);
 	default:

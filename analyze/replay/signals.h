@@ -2,7 +2,8 @@
 /*
  * analyze/replay/signals.h - what the out-of-tree scheduler events tell the
  * replay besides runqueues and requests (signals.c): the root runqueue's
- * estimated utilization, a CPU's capacity, a task's clamps (MediaTek).
+ * estimated utilization, a CPU's RT utilization and capacity, a task's
+ * clamps (MediaTek).
  */
 #ifndef UCVAL_ANALYZE_REPLAY_SIGNALS_H
 #define UCVAL_ANALYZE_REPLAY_SIGNALS_H
@@ -13,6 +14,7 @@
 /**
  * an_signals_apply() - give @ev to the replay when it is one of the events
  * of this file: sched_util_est_cfs of the root (schedutil's util_est input),
+ * schedutil_util (its util_rt, an_cpu.util_rt),
  * sched_cpu_capacity (capacity_orig where the platform gives none),
  * sched_task_uclamp (the task's requests, through requests.h)
  * @r: replay (started), after an_sched_apply() took @ev

@@ -207,6 +207,9 @@ enum an_rq_op {
  *		  (sched_util_est_cfs of path "/", signals.c)
  * @util_est: its util_est.enqueued (the 6.8+ util_est), which schedutil
  *	      takes when larger than util_avg (an_signals_util_cfs())
+ * @util_rt: the RT utilization (rq->avg_rt) of its last schedutil_util, 0
+ *	     before one: a util signal without an RT field keeps it
+ *	     (an_fq_util_sample(); events.md: 0 until the trace shows it)
  */
 struct an_cpu {
 	bool is_seen;
@@ -250,6 +253,7 @@ struct an_cpu {
 	unsigned int idle_counted_seq;
 	bool has_util_est;
 	unsigned int util_est;
+	unsigned int util_rt;
 };
 
 /**
