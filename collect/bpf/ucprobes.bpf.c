@@ -34,8 +34,9 @@
  *   (the others show theirs at their next sched_switch), but of a CPU
  *   whose running task is being dequeued to sleep (the patch reads each rq
  *   under its lock, which __schedule() holds from that dequeue to the
- *   switch), nor of one with a wakeup enqueued whose sched_wakeup is still
- *   to come (map pending: the patch's read waits for that lock too). The patch traces each changed group as the walk reaches it;
+ *   switch), nor of one with a wakeup under way, nor one read while a
+ *   wakeup began or ended there (map wake: the patch's read waits for the
+ *   rq lock). The patch traces each changed group as the walk reaches it;
  *   the probes cannot (uclamp_update_active_tasks() refuses fentry on 6.1:
  *   -EBUSY), and the model derives the descendants' effective values from
  *   the written one.
@@ -193,19 +194,27 @@ struct {
 } held SEC(".maps");
 
 /*
- * by CPU: 1 from a wakeup's sched_waking (the CPU the task last ran on,
- * then the one sched_migrate_task gives) or a new task's class enqueue to
- * the sched_wakeup(_new) that shows its enqueue, or to the CPU's next
- * switch. The read of every rq at a group write's end (ucp_tg_walk_end())
- * cannot take their locks: it leaves such an rq out, whose clamps may
- * already count a task the trace shows later.
+ * by CPU: @pending is 1 from a wakeup's sched_waking (on the CPU the task
+ * last ran on, then on the one sched_migrate_task gives) or a new task's
+ * class enqueue, to the sched_wakeup(_new) that shows the enqueue, or to
+ * the CPU's next switch; @gen counts every set and clear. The read of
+ * every rq at a group write's end (ucp_tg_walk_end()) cannot take their
+ * locks: it leaves out an rq pending before or after it, or whose @gen
+ * moved meanwhile (its clamps may count a task the trace shows later, or
+ * its record's time may fall on the wrong side of that task's events).
  */
+struct wake_mark {
+	__u32 pending;
+	__u32 pad;
+	__u64 gen;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, MAX_CPUS);
 	__type(key, __u32);
-	__type(value, __u32);
-} pending SEC(".maps");
+	__type(value, struct wake_mark);
+} wake SEC(".maps");
 
 /*
  * by CPU: its rq, learnt where the kernel hands one over (enqueue, dequeue,
@@ -298,19 +307,18 @@ static __always_inline void set_held(__u32 v)
 		*h = v;
 }
 
-static __always_inline int is_pending(__u32 cpu)
-{
-	__u32 *v = bpf_map_lookup_elem(&pending, &cpu);
+#define READ_ONCE_U64(x)	(*(volatile __u64 *)&(x))
+#define READ_ONCE_U32(x)	(*(volatile __u32 *)&(x))
 
-	return v && *v;
-}
-
+/* map wake: the flag first, then the count (an atomic, so a full barrier) */
 static __always_inline void set_pending(__u32 cpu, __u32 v)
 {
-	__u32 *p = bpf_map_lookup_elem(&pending, &cpu);
+	struct wake_mark *m = bpf_map_lookup_elem(&wake, &cpu);
 
-	if (p)
-		*p = v;
+	if (!m)
+		return;
+	*(volatile __u32 *)&m->pending = v;
+	__sync_fetch_and_add(&m->gen, 1);
 }
 
 static __always_inline __u64 walk_get(__u32 k)
@@ -411,7 +419,12 @@ static __always_inline int is_curr_leaving(struct rq *rq)
 	return curr && !BPF_CORE_READ(curr, on_rq);
 }
 
-static __always_inline void emit_rq(struct rq *rq)
+/*
+ * uclamp_util_cfs of @rq. @m, for a read without @rq's lock: the wake
+ * mark of its CPU, whose @gen was read before this call and found not
+ * pending; the record is dropped if it moved by the end of the read.
+ */
+static __always_inline void emit_rq_marked(struct rq *rq, struct wake_mark *m, __u64 gen)
 {
 	struct col_probe_rec *r;
 	unsigned int min, max;
@@ -426,7 +439,8 @@ static __always_inline void emit_rq(struct rq *rq)
 	min = rq_clamp(rq, UCLAMP_MIN);
 	max = rq_clamp(rq, UCLAMP_MAX);
 	/* after the clamps: a task still queued then was counted in them */
-	if (is_curr_leaving(rq)) {
+	if (is_curr_leaving(rq) ||
+	    (m && (READ_ONCE_U32(m->pending) || READ_ONCE_U64(m->gen) != gen))) {
 		bpf_ringbuf_discard(r, 0);
 		return;
 	}
@@ -436,6 +450,12 @@ static __always_inline void emit_rq(struct rq *rq)
 	r->u.util_cfs.uclamp_min = min;
 	r->u.util_cfs.uclamp_max = max;
 	submit_unless_walk(r);
+}
+
+/* uclamp_util_cfs of @rq, read under its lock */
+static __always_inline void emit_rq(struct rq *rq)
+{
+	emit_rq_marked(rq, NULL, 0);
 }
 
 static __always_inline void emit_task(struct task_struct *p)
@@ -581,7 +601,7 @@ int BPF_PROG(ucp_wakeup_new, struct task_struct *p)
 	return 0;
 }
 
-/* before the wakeup chooses a CPU and enqueues: see map pending */
+/* before the wakeup chooses a CPU and enqueues: see map wake */
 SEC("tp_btf/sched_waking")
 int BPF_PROG(ucp_waking, struct task_struct *p)
 {
@@ -869,9 +889,17 @@ int BPF_PROG(ucp_tg_walk_end, struct cgroup_subsys_state *css)
 {
 	walk_set(WALK_ON, 0);
 #pragma unroll
-	for (__u32 cpu = 0; cpu < TG_RQS; cpu++)
-		if (!is_pending(cpu))
-			emit_rq(cpu_rq(cpu));
+	for (__u32 cpu = 0; cpu < TG_RQS; cpu++) {
+		__u32 key = cpu;
+		struct wake_mark *m = bpf_map_lookup_elem(&wake, &key);
+		__u64 gen;
+
+		if (!m)
+			continue;
+		gen = READ_ONCE_U64(m->gen);
+		if (!READ_ONCE_U32(m->pending))
+			emit_rq_marked(cpu_rq(cpu), m, gen);
+	}
 	return 0;
 }
 
