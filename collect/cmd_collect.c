@@ -684,6 +684,9 @@ int cmd_collect(int argc, char **argv)
 		err = record_loop(rec, probes, &a, child, &child_status, &d);
 	else if (child > 0)
 		waitpid(child, &child_status, 0);
+	/* the probes' records up to the last kernel event, not short of it */
+	if (!err && probes)
+		err = col_record_halt(rec, &d);
 	if (!err && probes)
 		col_probes_trace_until(probes);
 	if (!err)

@@ -104,9 +104,10 @@ void col_probes_trace_from(struct col_probes *p);
  * col_probes_trace_until() - keep no record from now on
  * @p: probes
  *
- * Called just before the kernel's events stop: the probes go on until
- * col_probes_stop() and would show evaluations whose frequency changes
- * the trace no longer records.
+ * Called just after the kernel's events stop (col_record_halt()): the
+ * probes go on until col_probes_stop() and would show evaluations whose
+ * frequency changes the trace no longer records. Called before it, the
+ * trace would end with frequency changes whose evaluations were cut.
  */
 void col_probes_trace_until(struct col_probes *p);
 

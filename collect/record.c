@@ -405,13 +405,20 @@ int col_record_poll(struct col_record *rec, int timeout_ms, struct an_diag *d)
 	return err;
 }
 
-int col_record_stop(struct col_record *rec, struct an_diag *d)
+int col_record_halt(struct col_record *rec, struct an_diag *d)
 {
 	int err = 0;
 
 	if (rec->is_started)
 		err = write_setting(rec, "tracing_on", "0", d);
 	rec->is_started = false;
+	return err;
+}
+
+int col_record_stop(struct col_record *rec, struct an_diag *d)
+{
+	int err = col_record_halt(rec, d);
+
 	for (unsigned int c = 0; c < rec->nr_cpus && !err; c++) {
 		err = drain_cpu(rec, c, d);
 		/* Then the partial pages, by read(): each comes as a whole page. */

@@ -133,7 +133,19 @@ int col_record_marker(struct col_record *rec, const char *line);
 int col_record_poll(struct col_record *rec, int timeout_ms, struct an_diag *d);
 
 /**
- * col_record_stop() - turn tracing off, save what is left, read the counters
+ * col_record_halt() - turn tracing off: no event is recorded after it
+ * @rec: recorder
+ * @d: diagnostic on failure
+ *
+ * col_record_stop() does it too when not done yet.
+ *
+ * Return: 0 or a negative errno.
+ */
+int col_record_halt(struct col_record *rec, struct an_diag *d);
+
+/**
+ * col_record_stop() - turn tracing off (col_record_halt()), save what is
+ * left, read the counters
  * @rec: recorder
  * @d: diagnostic on failure
  *
