@@ -527,6 +527,37 @@ static void test_loss_is_stored(void **state)
 }
 
 /*
+ * col_record_halt() turns tracing off before the rest is saved: a marker
+ * written before it is in the file, one written after it is not (collect
+ * takes the probes' end there, so the two streams stop together).
+ */
+static void test_halt_stops_events(void **state)
+{
+	struct col_record_opts opts = { .tmpdir = tmp_dir };
+	struct col_record *rec = NULL;
+	struct an_diag d;
+	char out[512];
+
+	(void)state;
+	skip_unless_ready();
+	out_path(out, sizeof(out), "halt.dat");
+	an_diag_clear(&d);
+	assert_int_equal(col_record_open(&opts, &rec, &d), 0);
+	assert_int_equal(col_record_start(rec, &d), 0);
+	assert_int_equal(col_record_enable(rec, &d), 0);
+	assert_int_equal(col_record_marker(rec, "ucval: halt-test before"), 0);
+	assert_int_equal(col_record_halt(rec, &d), 0);
+	col_record_marker(rec, "ucval: halt-test after");	/* may fail: tracing is off */
+	assert_int_equal(col_record_stop(rec, &d), 0);
+	assert_int_equal(col_record_write(rec, out, &d), 0);
+	assert_int_equal(col_record_close(rec), 0);
+	assert_no_instance();
+	assert_int_equal(report_count(out, "halt-test before"), 1);
+	assert_int_equal(report_count(out, "halt-test after"), 0);
+	unlink(out);
+}
+
+/*
  * Read and throw away what the instance's buffer holds, as a reader before
  * the recording's would (trace_pipe_raw: the kernel tells it of the losses).
  * Return: the bytes read.
@@ -960,6 +991,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_record_roundtrip),
 		cmocka_unit_test(test_loss_is_stored),
+		cmocka_unit_test(test_halt_stops_events),
 		cmocka_unit_test(test_loss_read_before),
 		cmocka_unit_test(test_tiny_buffer_reported),
 		cmocka_unit_test(test_sigint),
