@@ -21,15 +21,6 @@
 #include "analyze/replay/tgroups.h"
 #include "lib/vec.h"
 
-/* An observer's @event and @ctx, in the list of one phase. */
-struct an_obs_call {
-	int (*event)(void *ctx, struct an_replay *r, const struct an_event *ev,
-		     bool after_model);
-	void *ctx;
-	unsigned int only;		/* an_observer.only, after the model */
-	uint64_t types;			/* AN_OBS_ONLY_TYPE: AN_EV_BIT() of the types */
-};
-
 /* First mainline release with uclamp (uclamp-mainline.md §1). */
 #define KVER_MAINLINE	MODEL_KVER(5, 3, 0)
 
@@ -227,19 +218,6 @@ static int notify(struct an_replay *r, const struct an_event *ev, bool after)
 			return err;
 	}
 	return observers_err(r);
-}
-
-int an_replay_sleeper_out(struct an_replay *r)
-{
-	const struct an_obs_call *c = r->calls[2];
-	int err = 0;
-
-	r->step.is_sleeper_out = true;
-	r->phase++;
-	for (size_t i = 0; !err && i < r->nr_calls[2]; i++)
-		err = c[i].event(c[i].ctx, r, r->ev, true);
-	r->step.is_sleeper_out = false;
-	return err ? err : observers_err(r);
 }
 
 static bool is_setup_marker(const struct an_event *ev)

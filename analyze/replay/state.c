@@ -102,6 +102,21 @@ void an_replay_eval(struct an_replay *r, int cpu)
 		r->step.eval_cpu[r->step.nr_eval++] = cpu;
 }
 
+int an_replay_sleeper_out(struct an_replay *r)
+{
+	const struct an_obs_call *c = r->calls[2];
+	int err = 0;
+
+	r->step.is_sleeper_out = true;
+	r->phase++;
+	for (size_t i = 0; !err && i < r->nr_calls[2]; i++)
+		err = c[i].event(c[i].ctx, r, r->ev, true);
+	r->step.is_sleeper_out = false;
+	if (!err && r->shared_err)
+		err = *r->shared_err;	/* what the observers share (an_replay_new()) */
+	return err;
+}
+
 void an_replay_rq_touched(struct an_replay *r, int cpu)
 {
 	r->cpu[cpu].touch_seq++;

@@ -444,7 +444,19 @@ struct an_replay_step {
 };
 
 struct an_observer;	/* the observers (replay.h, replay.c) */
-struct an_obs_call;
+struct an_replay;
+
+/*
+ * An observer's @event and @ctx, in the list of one phase (replay.c
+ * builds the lists, an_replay_sleeper_out() walks the third).
+ */
+struct an_obs_call {
+	int (*event)(void *ctx, struct an_replay *r, const struct an_event *ev,
+		     bool after_model);
+	void *ctx;
+	unsigned int only;		/* an_observer.only, after the model */
+	uint64_t types;			/* AN_OBS_ONLY_TYPE: AN_EV_BIT() of the types */
+};
 struct an_tasks;	/* pid -> struct an_task (tasks.c) */
 struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
 
