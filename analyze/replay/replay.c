@@ -187,12 +187,6 @@ out_free:
 	return err;
 }
 
-/* The error the observers share (an_replay_new()), 0 when none. */
-static int observers_err(const struct an_replay *r)
-{
-	return r->shared_err ? *r->shared_err : 0;
-}
-
 /* The event is one an observer with an_observer.only acts on. */
 static bool is_wanted(const struct an_replay *r, const struct an_event *ev,
 		      const struct an_obs_call *c)
@@ -217,7 +211,7 @@ static int notify(struct an_replay *r, const struct an_event *ev, bool after)
 		if (err)
 			return err;
 	}
-	return observers_err(r);
+	return an_replay_observers_err(r);
 }
 
 static bool is_setup_marker(const struct an_event *ev)
@@ -319,7 +313,7 @@ int an_replay_finish(struct an_replay *r, uint64_t end_ns)
 	for (size_t i = 0; i < r->nr_obs; i++)
 		if (r->obs[i].finish)
 			r->obs[i].finish(r->obs[i].ctx, r, end_ns);
-	return observers_err(r) ? observers_err(r) : an_tasks_error(r->tasks);
+	return an_replay_observers_err(r) ? an_replay_observers_err(r) : an_tasks_error(r->tasks);
 }
 
 void an_replay_free(struct an_replay *r)

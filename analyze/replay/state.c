@@ -112,9 +112,7 @@ int an_replay_sleeper_out(struct an_replay *r)
 	for (size_t i = 0; !err && i < r->nr_calls[2]; i++)
 		err = c[i].event(c[i].ctx, r, r->ev, true);
 	r->step.is_sleeper_out = false;
-	if (!err && r->shared_err)
-		err = *r->shared_err;	/* what the observers share (an_replay_new()) */
-	return err;
+	return err ? err : an_replay_observers_err(r);
 }
 
 void an_replay_rq_touched(struct an_replay *r, int cpu)

@@ -815,6 +815,12 @@ void an_replay_touch_all(struct an_replay *r, enum an_rq_op op);
  */
 void an_replay_eval(struct an_replay *r, int cpu);
 
+/* The error the observers share (an_replay_new()), 0 when none. */
+static inline int an_replay_observers_err(const struct an_replay *r)
+{
+	return r->shared_err ? *r->shared_err : 0;
+}
+
 /**
  * an_replay_sleeper_out() - inside the current sched_switch, once its
  * sleeper is dequeued and before the tasks its CPU pulled since the last
