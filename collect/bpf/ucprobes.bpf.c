@@ -561,10 +561,11 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(ucp_switch, _Bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	set_held(0);
+	if (!has_uclamp)
+		return 0;
 	/* under the rq lock, after any wakeup's event that took it before */
 	set_pending(bpf_get_smp_processor_id(), 0);
-	if (has_uclamp)
-		emit_rq(cpu_rq(bpf_get_smp_processor_id()));
+	emit_rq(cpu_rq(bpf_get_smp_processor_id()));
 	return 0;
 }
 
