@@ -685,10 +685,11 @@ int cmd_collect(int argc, char **argv)
 	else if (child > 0)
 		waitpid(child, &child_status, 0);
 	/* the probes' records up to the last kernel event, not short of it */
-	if (!err && probes)
+	if (!err && probes) {
 		err = col_record_halt(rec, &d);
-	if (!err && probes)
-		col_probes_trace_until(probes);
+		if (!err)
+			col_probes_trace_until(probes);
+	}
 	if (!err)
 		err = col_record_stop(rec, &d);
 	if (!err && probes) {
