@@ -93,7 +93,7 @@ sha() { sha256sum | cut -c1-16; }
 # ---- host packages -------------------------------------------------------
 
 ensure_pkgs() {
-	local pkgs="qemu-system-x86 busybox-static bc flex bison libelf-dev libssl-dev cpio xz-utils gcc make libc6-dev sqlite3"
+	local pkgs="qemu-system-x86 busybox-static bc flex bison libelf-dev libssl-dev cpio xz-utils gcc make libc6-dev sqlite3 dwarves"
 	local missing="" p
 
 	[ -n "${KSRC:-}" ] || pkgs="$pkgs linux-source-6.1"
