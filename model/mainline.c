@@ -264,6 +264,7 @@ static void count(struct model_sys *sys, struct model_task *t, int id)
 	struct model_bucket *bucket = &rq->bucket[id][eff.slot];
 
 	/* MT3: back-annotate the effective value; active */
+	t->nr_counts++;
 	t->acc_slot[id] = eff.slot;
 	t->acc_value[id] = eff.value;
 	if (eff.slot > (int)sys->cfg.groups ||

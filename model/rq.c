@@ -86,3 +86,21 @@ void model_migrate(struct model_sys *sys, struct model_task *t, int dest_cpu)
 	model_dequeue(sys, t);
 	model_enqueue(sys, t, dest_cpu);
 }
+
+/**
+ * model_requeue() - a queued task leaves its CPU's queue and comes back:
+ * dequeue_task(DEQUEUE_SAVE) and enqueue_task(ENQUEUE_RESTORE) around an
+ * attribute or affinity change (MR4, MR3, MR6)
+ * @sys: the system
+ * @t: a queued task
+ *
+ * Unlike a re-account (MR5), the enqueue clears the rq's IDLE flag on
+ * every release (MR3).
+ */
+void model_requeue(struct model_sys *sys, struct model_task *t)
+{
+	int cpu = t->cpu;
+
+	model_dequeue(sys, t);
+	model_enqueue(sys, t, cpu);
+}

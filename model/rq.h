@@ -24,6 +24,8 @@ void model_enqueue(struct model_sys *sys, struct model_task *t, int cpu);
 void model_dequeue(struct model_sys *sys, struct model_task *t);
 /* A queued task moves to @dest_cpu: dequeue, then enqueue (VR2, MR1). */
 void model_migrate(struct model_sys *sys, struct model_task *t, int dest_cpu);
+/* A queued task dequeued and enqueued again on its CPU (MR4, MR3, MR6). */
+void model_requeue(struct model_sys *sys, struct model_task *t);
 /* A policy change to @cls; a queued task is dequeued around it (VR2, MT4). */
 void model_task_set_class(struct model_sys *sys, struct model_task *t, enum model_class cls);
 

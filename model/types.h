@@ -138,6 +138,7 @@ struct model_task {
 	 * while active; MODEL_NV when not counted */
 	int acc_slot[MODEL_UCLAMP_CNT];
 	int acc_value[MODEL_UCLAMP_CNT];	/* value it was counted with (mainline p->uclamp[id].value) */
+	unsigned int nr_counts;			/* counts so far, both ids (MR3; a tracer sees each) */
 	struct model_node rq_node;		/* in its CPU's queued list */
 	/* mainline MT4: sys->rt_gen when req[] was last set; older means the
 	 * RT-default sysctl was written since (lazy sync of unset RT MIN requests) */

@@ -231,6 +231,7 @@ static void count(struct model_sys *sys, struct model_task *t, int cpu, int id)
 	rq->bucket[id][s].tasks++;
 	sys->slot[id][s].nr_counted++;
 	v = sys->slot[id][s].value;
+	t->nr_counts++;
 	t->acc_slot[id] = s;
 	t->acc_value[id] = v;
 	if (rq->is_idle) {

@@ -776,6 +776,30 @@ static const struct {
 	     SW(0, "2.000600", 100, "S", 67) WAKE(0, "2.000650", 30) CFS(0, "2.000700", 0, 1024),
 	  AN_FAIL, 1, 0, false, "MR3" },
 #undef REMOTE_WAKE_67
+	/* 100 (min 350) and 101 (min 300) share bucket 1 of CPU 0; 100 sleeps
+	 * and the bucket keeps 350 (MB2). Then sched_setaffinity() dequeues
+	 * and enqueues 101 in place (DEQUEUE_SAVE/ENQUEUE_RESTORE): its
+	 * uclamp_task_eff shows the count, the emptied bucket starts afresh at
+	 * 300 (check-kernel, 6.1, probes kernel) */
+#define SHARED_BUCKET_1							\
+	ML MARK("1.000100", "task pid=100 util_min=350")			\
+	   MARK("1.000200", "task pid=101 util_min=300")			\
+	   SW(0, "2.000000", 0, "R", 100) WAKE(0, "2.000100", 101)		\
+	   SW(0, "2.000200", 100, "S", 101) CFS(0, "2.000210", 350, 1024)
+	{ "MR4, MR3: a re-enqueue in place resets its bucket (ENQUEUE_RESTORE)",
+	  AN_CHECK_RQ_CLAMP,
+	  SHARED_BUCKET_1
+	     "x-1 [000] 2.000300: uclamp_task_eff: pid=101 comm=w clamp_id=0 value=300"
+	     " effective=300 bucket_id=1\n"
+	     "x-1 [000] 2.000301: uclamp_task_eff: pid=101 comm=w clamp_id=1 value=1024"
+	     " effective=1024 bucket_id=4\n"
+	     SE(0, "2.000302", 101, 300, 1024) CFS(0, "2.000400", 300, 1024),
+	  AN_PASS, 0, 0, false, NULL },
+	{ "MB2: without a re-enqueue the bucket keeps the value of a task gone",
+	  AN_CHECK_RQ_CLAMP,
+	  SHARED_BUCKET_1 CFS(0, "2.000400", 300, 1024),
+	  AN_FAIL, 1, 0, false, "MR3" },
+#undef SHARED_BUCKET_1
 	{ "no uclamp util event: UNDECIDED", AN_CHECK_RQ_CLAMP,
 	  V3 SW(1, "2.000000", 0, "R", 0),
 	  AN_UNDECIDED, 0, 0, false, NULL },

@@ -17,6 +17,7 @@
 #include "analyze/read/alias.h"
 #include "analyze/replay/requests.h"
 #include "analyze/replay/tgroups.h"
+#include "model/rq.h"
 
 static unsigned long long clamp_flag(const struct an_replay *r, int id)
 {
@@ -369,20 +370,54 @@ static int learn(struct an_replay *r, int pid, const char *comm, int id, bool ha
 }
 
 /*
+ * Whether @t is queued and counted for clamp @id with request @value: a
+ * uclamp_task_eff of such a task that teaches nothing new is a re-enqueue
+ * that no scheduler event reports.
+ */
+static bool is_counted_as(const struct an_task *t, int id, unsigned int value)
+{
+	return t && !t->mt.is_dead && t->mt.cpu >= 0 &&
+	       (id == MODEL_UCLAMP_MIN || id == MODEL_UCLAMP_MAX) &&
+	       t->mt.acc_slot[id] != MODEL_NV && t->mt.req[id].value == (int)value;
+}
+
+/*
  * uclamp_task_eff: traced where the kernel counts the task on its runqueue
  * (uclamp_rq_inc_id()), so the static key is on (MR2, the model infers it).
+ *
+ * Of a task the model holds queued and counted, with the request it holds,
+ * it shows a dequeue and enqueue on the same CPU that no scheduler event
+ * reports: DEQUEUE_SAVE/ENQUEUE_RESTORE around an affinity, priority or
+ * policy change (MR4 then MR3, MR6), or a re-account (MR5). The model does
+ * the same: MB2 lets the task's bucket forget a value retained from tasks
+ * gone, and the rq value follows. After a count the model made itself (an
+ * enqueue, a migration, a re-account it applied at a request or group
+ * event) the kernel's trace of it changes nothing: the task is the newest
+ * in its bucket already, so uncounting and counting it again is the same.
+ * Mainline only: the event is the instrumentation's of uclamp_rq_inc_id(),
+ * which v3 kernels do not have.
  */
 static int on_task_eff(struct an_replay *r, const struct an_event *ev)
 {
 	const struct an_ev_task_eff *e = &ev->task_eff;
+	struct an_task *t = e->pid > 0 ? an_replay_task(r, e->pid) : NULL;
+	bool is_requeue = r->variant == MODEL_MAINLINE &&
+			  is_counted_as(t, e->clamp_id, e->value);
 	int err = learn(r, e->pid, e->comm, e->clamp_id, true, e->value, true, e->effective);
-	struct an_task *t;
 
-	if (err || r->sys.is_uclamp_used || e->pid <= 0)
+	if (err || e->pid <= 0)
 		return err;
 	t = an_replay_task(r, e->pid);
-	if (t && !t->mt.is_dead)
-		model_task_shown_counted(&r->sys, &t->mt);
+	if (!r->sys.is_uclamp_used) {
+		if (t && !t->mt.is_dead)
+			model_task_shown_counted(&r->sys, &t->mt);
+		return 0;
+	}
+	/* one enqueue counts both clamps: MIN's event, the first, stands for it */
+	if (is_requeue && t && t->mt.cpu >= 0 && e->clamp_id == MODEL_UCLAMP_MIN) {
+		model_requeue(&r->sys, &t->mt);
+		an_replay_touch(r, t->mt.cpu, AN_RQ_OP_ENQUEUE);
+	}
 	return 0;
 }
 

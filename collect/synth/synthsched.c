@@ -272,10 +272,11 @@ static unsigned int pick_cpu(struct synth *s, const struct sy_task *t)
 /* ---- uclamp_task_eff ---- */
 
 /*
- * uclamp_task_eff of both clamp ids of @t: value is its own request,
- * effective the model's (fault eff-ignores-group: as if in the root group).
+ * uclamp_task_eff of both clamp ids of @t, logged on @cpu: value is its own
+ * request, effective the model's (fault eff-ignores-group: as if in the root
+ * group).
  */
-static void task_eff(struct synth *s, struct sy_task *t)
+static void task_eff_on(struct synth *s, struct sy_task *t, unsigned int cpu)
 {
 	for (int id = 0; id < MODEL_UCLAMP_CNT; id++) {
 		struct col_so_ev ev = { .type = COL_SO_TASK_EFF };
@@ -289,7 +290,7 @@ static void task_eff(struct synth *s, struct sy_task *t)
 			alone.tg = &s->sys.root_tg;
 			seen = model_task_eff(&s->sys, &alone, (enum model_clamp_id)id, NULL);
 		}
-		sy_ctx(s, t->cpu >= 0 ? (unsigned int)t->cpu : 0, &ev);
+		sy_ctx(s, cpu, &ev);
 		ev.eff.comm = t->comm;
 		ev.eff.pid = t->pid;
 		ev.eff.clamp_id = id;
@@ -301,12 +302,33 @@ static void task_eff(struct synth *s, struct sy_task *t)
 	}
 }
 
-static void eff_of_group(struct synth *s, int group)
+static void task_eff(struct synth *s, struct sy_task *t)
+{
+	task_eff_on(s, t, t->cpu >= 0 ? (unsigned int)t->cpu : 0);
+}
+
+/*
+ * Before a change that may re-account queued tasks: remember each task's
+ * count of counts (model_task.nr_counts).
+ */
+static void counts_before(struct synth *s)
+{
+	for (unsigned int i = 0; i < s->nr_tasks; i++)
+		s->task[i].counts_before = s->task[i].mt.nr_counts;
+}
+
+/*
+ * After it: uclamp_task_eff of each task the model counted again, as the
+ * kernel traces it in uclamp_rq_inc_id() (MR5); tasks not queued, and
+ * queued ones whose group's effective values did not change, show none.
+ */
+static void eff_of_recounted(struct synth *s)
 {
 	for (unsigned int i = 0; i < s->nr_tasks; i++) {
 		struct sy_task *t = &s->task[i];
 
-		if (t->state != SY_FREE && t->state != SY_DEAD && (group < 0 || t->group == group))
+		if (t->state != SY_FREE && t->state != SY_DEAD &&
+		    t->mt.nr_counts != t->counts_before)
 			task_eff(s, t);
 	}
 }
@@ -325,13 +347,14 @@ static void wake(struct synth *s, struct sy_task *t, bool is_new)
 		fill_task(&mig, t, t->cpu, (int)cpu);
 		sy_emit(s, &mig);
 	}
+	/* the enqueue's uclamp_rq_inc_id() comes before sched_wakeup(_new) */
+	if (sy_rng_chance(&s->rng, 1, EFF_AT_WAKE_ONE_IN))
+		task_eff_on(s, t, cpu);
 	sy_ctx(s, cpu, &ev);
 	fill_task(&ev, t, (int)cpu, 0);
 	sy_emit(s, &ev);
 	t->burst_left_ns = burst_ns(s, t);
 	enqueue(s, t, cpu);
-	if (sy_rng_chance(&s->rng, 1, EFF_AT_WAKE_ONE_IN))
-		task_eff(s, t);
 	kick(s, cpu);
 }
 
@@ -473,6 +496,7 @@ static void request(struct synth *s)
 	unsigned int vmax = max_values[sy_rng_range(&s->rng, 0, ARRAY_SIZE(max_values) - 1)];
 	struct model_attr attr = { .size = MODEL_SCHED_ATTR_SIZE_VER1, .policy = -1 };
 	char text[160];
+	unsigned int counts_before;
 	size_t n;
 	int mret, kret;
 
@@ -489,6 +513,7 @@ static void request(struct synth *s)
 		     (has_max ? flag_of(s, MODEL_UCLAMP_MAX) : 0);
 	attr.util_min = has_min ? vmin : 0;
 	attr.util_max = has_max ? vmax : MODEL_SCALE;
+	counts_before = t->mt.nr_counts;
 	mret = model_setattr(&s->sys, &t->mt, &attr);
 	kret = mret;
 	if (s->o->fault == COL_SYNTH_FAULT_ACCEPT_INVALID && (mret == -EINVAL || mret == -ERANGE))
@@ -505,7 +530,9 @@ static void request(struct synth *s)
 		sy_truth_request(s, t, s->last_ns, kret, mret);
 	if (t->state == SY_WAIT || t->state == SY_RUN)
 		dirty(s, (unsigned int)t->cpu);
-	task_eff(s, t);
+	/* MR6: the re-enqueue of a queued task shows its effective clamps */
+	if (t->mt.nr_counts != counts_before)
+		task_eff(s, t);
 }
 
 static void group_write(struct synth *s, int g, int id, unsigned int v)
@@ -527,8 +554,9 @@ static void group_change(struct synth *s)
 			 min_values[sy_rng_range(&s->rng, 0, ARRAY_SIZE(min_values) - 1)] :
 			 max_values[sy_rng_range(&s->rng, 0, ARRAY_SIZE(max_values) - 1)];
 
+	counts_before(s);
 	group_write(s, g, id, v);
-	eff_of_group(s, g);
+	eff_of_recounted(s);
 }
 
 static void sysctl_change(struct synth *s)
@@ -536,10 +564,11 @@ static void sysctl_change(struct synth *s)
 	bool is_max = sy_rng_chance(&s->rng, 1, 2);
 	unsigned int v = sysctl_values[sy_rng_range(&s->rng, 0, ARRAY_SIZE(sysctl_values) - 1)];
 
+	counts_before(s);
 	model_sysctl_write(&s->sys, is_max ? MODEL_SYSCTL_UTIL_MAX : MODEL_SYSCTL_UTIL_MIN, v);
 	sy_print(s, "ucval: sysctl %s=%u", is_max ? "util_max" : "util_min", v);
 	dirty_all(s);
-	eff_of_group(s, -1);
+	eff_of_recounted(s);
 }
 
 /* ---- start ---- */

@@ -61,6 +61,8 @@ struct sy_fkey {
 	uint64_t div_start_ns;
 	bool is_certain;		/* a checker must see this window */
 	bool is_div_by_freq;		/* it began with a frequency change */
+	bool is_cert_by_freq;		/* a frequency change made it certain, */
+	uint64_t cert_ns;		/* at this instant */
 	unsigned int last_f;
 };
 
@@ -78,6 +80,7 @@ struct sy_task {
 	uint64_t run_since_ns;
 	int bursts_left;		/* mortal tasks exit when it reaches 0 */
 	int group;			/* index into synth.group, 0 the root */
+	unsigned int counts_before;	/* mt.nr_counts before a re-accounting change */
 	struct sy_task *next;		/* wait queue link */
 	/* truth windows open for this task */
 	bool has_req_win;

@@ -222,8 +222,10 @@ static void fkey_update(struct synth *s, struct sy_fkey *k, uint64_t ts, unsigne
 
 		k->nr--;
 		memmove(&k->pend[0], &k->pend[1], k->nr * sizeof(k->pend[0]));
-		if (k->is_div && at >= old_sure_from && beyond(k, k->last_f, loosest(k)))
+		if (k->is_div && at >= old_sure_from && beyond(k, k->last_f, loosest(k))) {
 			k->is_certain = true;
+			k->is_cert_by_freq = false;
+		}
 	}
 	if (!k->has_cur) {
 		k->cur = e;
@@ -239,22 +241,32 @@ static void fkey_update(struct synth *s, struct sy_fkey *k, uint64_t ts, unsigne
 		k->is_div = true;
 		k->div_start_ns = ts;
 		k->is_certain = false;
+		k->is_cert_by_freq = false;
 		k->is_div_by_freq = f != k->last_f;
 	} else if (!beyond(k, f, e) && k->is_div) {
 		/*
 		 * A checker may take a short disagreement begun by the kernel's
 		 * move for a reaction to an enqueue or dequeue the trace shows
 		 * only after it (MODEL_SU_EARLY_NS, measured from other
-		 * events than these keys are updated at: twice that here).
+		 * events than these keys are updated at: twice that here);
+		 * the same when the move made a disagreement certain that was
+		 * within its grace until then.
 		 */
-		bool is_early = k->is_div_by_freq && ts - k->div_start_ns <= 2 * MODEL_SU_EARLY_NS;
+		bool is_early = (k->is_div_by_freq &&
+				 ts - k->div_start_ns <= 2 * MODEL_SU_EARLY_NS) ||
+				(k->is_cert_by_freq && ts - k->cert_ns <= 2 * MODEL_SU_EARLY_NS);
 
 		k->is_div = false;
 		sy_truth_window(s, k->check, k->cpu, k->div_start_ns, ts, k->rule,
 				!k->is_certain || is_early);
 	}
-	if (k->is_div && ts >= sure_from && beyond(k, f, loosest(k)))
+	if (k->is_div && ts >= sure_from && beyond(k, f, loosest(k))) {
+		if (!k->is_certain) {
+			k->is_cert_by_freq = f != k->last_f;
+			k->cert_ns = ts;
+		}
 		k->is_certain = true;
+	}
 	k->last_f = f;
 }
 
