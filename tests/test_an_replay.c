@@ -800,6 +800,33 @@ static const struct {
 	  SHARED_BUCKET_1 CFS(0, "2.000400", 300, 1024),
 	  AN_FAIL, 1, 0, false, "MR3" },
 #undef SHARED_BUCKET_1
+	/* CPU 0's migration thread moves 100 (min 400, queued there) to CPU 1;
+	 * CPU 1's 57 sleeps before the move reaches CPU 1's rq, whose idle
+	 * sample shows it without 100; then 100's enqueue shows it
+	 * (move_queued_task(), check-kernel, 6.1) */
+#define MOVED_BY_0							\
+	ML MARK("1.000100", "task pid=100 util_min=400")			\
+	   MARK("1.000200", "task pid=50") MARK("1.000300", "task pid=57")	\
+	   SW(0, "2.000000", 0, "R", 50) SW(1, "2.000000", 0, "R", 57)	\
+	   WAKE(0, "2.000100", 100) SE(0, "2.000101", 100, 400, 1024)		\
+	   MIGR(0, "2.000200", 100, 0, 1)					\
+	   CFS(0, "2.000201", 0, 1024) SW(1, "2.000300", 57, "S", 0)
+	{ "MR3: a task moved by another CPU counts on arrival, not at the move",
+	  AN_CHECK_RQ_CLAMP,
+	  MOVED_BY_0 CFS(1, "2.000301", 0, 1024)
+	     "x-1 [000] 2.000400: uclamp_task_eff: pid=100 comm=w clamp_id=0 value=400"
+	     " effective=400 bucket_id=1\n"
+	     "x-1 [000] 2.000401: uclamp_task_eff: pid=100 comm=w clamp_id=1 value=1024"
+	     " effective=1024 bucket_id=4\n"
+	     SE(1, "2.000402", 100, 400, 1024) SW(1, "2.000500", 0, "R", 100)
+	     CFS(1, "2.000501", 400, 1024),
+	  AN_PASS, 0, 0, false, NULL },
+	{ "MR3: a task moved by another CPU, shown at once on an idle rq",
+	  AN_CHECK_RQ_CLAMP,
+	  MOVED_BY_0 CFS(1, "2.000301", 400, 1024)
+	     SE(1, "2.000402", 100, 400, 1024) CFS(1, "2.000501", 0, 1024),
+	  AN_FAIL, 1, 0, false, "MR3" },
+#undef MOVED_BY_0
 	{ "no uclamp util event: UNDECIDED", AN_CHECK_RQ_CLAMP,
 	  V3 SW(1, "2.000000", 0, "R", 0),
 	  AN_UNDECIDED, 0, 0, false, NULL },

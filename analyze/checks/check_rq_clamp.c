@@ -72,6 +72,15 @@
  * batch ends at the last one's, or at the destination's next switch or rq
  * sample (attach_tasks() holds its rq lock until all are queued).
  *
+ * A queued task moved by another CPU than its destination (the migration
+ * thread, move_queued_task(): an affinity change, an active balance) is
+ * dequeued and shown moved (sched_migrate_task) with the source's lock
+ * only; the destination's lock is taken after, so the destination may
+ * switch and show its rq without the task before it is enqueued there.
+ * Until the task's own uclamp_util_se there (or a switch from or to it), no
+ * rq sample of the destination is judged. Only in a trace that shows
+ * uclamp_util_se at all: otherwise the batch ends as above.
+ *
  * MediaTek's sched_queue_task shows the rq clamps (min, max) just after the
  * enqueue (enqueue 1) or dequeue (-1) of one task, from enqueue_task() or
  * dequeue_task(): before the sched event that shows that operation
@@ -111,6 +120,8 @@ struct rq_cpu {
 	unsigned int nr_attaching;
 	bool is_attaching_full;		/* more than MAX_ATTACHING */
 	int attaching[MAX_ATTACHING];
+	bool is_remote[MAX_ATTACHING];	/* moved by another CPU (file comment) */
+	unsigned int nr_remote;		/* entries of @is_remote set */
 	/* pull before the switch (file comment) */
 	/* sched_queue_task waiting for its operation (file comment) */
 	bool has_queued;
@@ -129,6 +140,7 @@ struct rq_check {
 	int *pending_cpus;		/* CPUs with nr_pending > 0 */
 	unsigned int nr_pending_cpus;
 	unsigned int nr_queued;		/* CPUs with has_queued */
+	bool has_util_se;		/* the trace showed a uclamp_util_se */
 };
 
 static const char *rule_of(const struct an_replay *r, int cpu)
@@ -633,27 +645,71 @@ static void track_after(struct an_replay *r, struct rq_check *k)
  * @ev is a uclamp_util_se shown while others of its batch are still to be
  * attached: not to be judged.
  */
+static void attach_drop(struct rq_cpu *rc, unsigned int i)
+{
+	rc->nr_remote -= rc->is_remote[i];
+	rc->nr_attaching--;
+	rc->attaching[i] = rc->attaching[rc->nr_attaching];
+	rc->is_remote[i] = rc->is_remote[rc->nr_attaching];
+}
+
+/*
+ * The destination's switch or rq sample ends its batch, but for tasks moved
+ * by another CPU, which wait for their own event (file comment): a switch
+ * from or to @pid (0: none).
+ */
+static void attach_end(struct rq_cpu *rc, int prev_pid, int next_pid)
+{
+	for (unsigned int i = rc->nr_attaching; i-- > 0;)
+		if (!rc->is_remote[i] || rc->attaching[i] == prev_pid ||
+		    rc->attaching[i] == next_pid)
+			attach_drop(rc, i);
+	rc->is_attaching_full = false;
+}
+
+static void attach_add(struct rq_check *k, const struct an_replay *r, const struct an_event *ev)
+{
+	int cpu = ev->migrate.dest_cpu;
+	const struct an_task *t = an_replay_task(r, ev->migrate.pid);
+	struct rq_cpu *rc;
+
+	if (cpu < 0 || (unsigned int)cpu >= k->nr_cpus || !t || t->mt.cpu < 0 ||
+	    t->mt.cpu == cpu)
+		return;		/* no queued task moves */
+	/* moved on before it showed where it went */
+	if ((unsigned int)t->mt.cpu < k->nr_cpus) {
+		rc = &k->cpu[t->mt.cpu];
+		for (unsigned int i = rc->nr_attaching; i-- > 0;)
+			if (rc->attaching[i] == ev->migrate.pid)
+				attach_drop(rc, i);
+	}
+	rc = &k->cpu[cpu];
+	if (rc->nr_attaching == MAX_ATTACHING) {
+		rc->is_attaching_full = true;
+		return;
+	}
+	rc->is_remote[rc->nr_attaching] = k->has_util_se && ev->cpu != cpu;
+	rc->nr_remote += rc->is_remote[rc->nr_attaching];
+	rc->attaching[rc->nr_attaching++] = ev->migrate.pid;
+}
+
+/*
+ * Before @ev: follow the tasks a balance moves (file comment). False when
+ * @ev is a rq sample shown while tasks moved there are still to be
+ * attached: not to be judged.
+ */
 static AN_NOINLINE bool attach_track(struct an_replay *r, struct rq_check *k,
 				     const struct an_event *ev)
 {
-	const struct an_task *t;
 	struct rq_cpu *rc;
 	int cpu;
 
 	switch (ev->type) {
 	case AN_EV_SCHED_MIGRATE_TASK:
-		cpu = ev->migrate.dest_cpu;
-		t = an_replay_task(r, ev->migrate.pid);
-		if (cpu < 0 || (unsigned int)cpu >= k->nr_cpus || !t || t->mt.cpu < 0 ||
-		    t->mt.cpu == cpu)
-			return true;	/* no queued task moves */
-		rc = &k->cpu[cpu];
-		if (rc->nr_attaching < MAX_ATTACHING)
-			rc->attaching[rc->nr_attaching++] = ev->migrate.pid;
-		else
-			rc->is_attaching_full = true;
+		attach_add(k, r, ev);
 		return true;
 	case AN_EV_UCLAMP_UTIL_SE:
+		k->has_util_se = true;
 		cpu = ev->util_se.cpu;
 		if (cpu < 0 || (unsigned int)cpu >= k->nr_cpus)
 			return true;
@@ -661,25 +717,24 @@ static AN_NOINLINE bool attach_track(struct an_replay *r, struct rq_check *k,
 		for (unsigned int i = 0; i < rc->nr_attaching; i++) {
 			if (rc->attaching[i] != ev->util_se.pid)
 				continue;
-			rc->attaching[i] = rc->attaching[--rc->nr_attaching];
+			attach_drop(rc, i);
 			/* the last of the batch shows the rq complete */
 			return !rc->nr_attaching && !rc->is_attaching_full;
 		}
-		return !rc->is_attaching_full;
+		return !rc->is_attaching_full && !rc->nr_remote;
 	case AN_EV_SCHED_SWITCH:
-		cpu = ev->cpu;
-		break;
+		if (ev->cpu >= 0 && (unsigned int)ev->cpu < k->nr_cpus)
+			attach_end(&k->cpu[ev->cpu], ev->sw.prev_pid, ev->sw.next_pid);
+		return true;
 	case AN_EV_UCLAMP_UTIL_CFS:
 		cpu = ev->util_cfs.cpu;
-		break;
+		if (cpu < 0 || (unsigned int)cpu >= k->nr_cpus)
+			return true;
+		attach_end(&k->cpu[cpu], 0, 0);
+		return !k->cpu[cpu].nr_remote;
 	default:
 		return true;
 	}
-	if (cpu >= 0 && (unsigned int)cpu < k->nr_cpus) {
-		k->cpu[cpu].nr_attaching = 0;
-		k->cpu[cpu].is_attaching_full = false;
-	}
-	return true;
 }
 
 /*
