@@ -308,8 +308,8 @@ static void task_eff(struct synth *s, struct sy_task *t)
 }
 
 /*
- * Before a change that may re-account queued tasks: remember each task's
- * count of counts (model_task.nr_counts).
+ * Before a change that may re-account queued tasks: remember how often the
+ * model has counted each task (model_task.nr_counts).
  */
 static void counts_before(struct synth *s)
 {
@@ -496,7 +496,7 @@ static void request(struct synth *s)
 	unsigned int vmax = max_values[sy_rng_range(&s->rng, 0, ARRAY_SIZE(max_values) - 1)];
 	struct model_attr attr = { .size = MODEL_SCHED_ATTR_SIZE_VER1, .policy = -1 };
 	char text[160];
-	unsigned int counts_before;
+	unsigned int nr_counted;
 	size_t n;
 	int mret, kret;
 
@@ -513,7 +513,7 @@ static void request(struct synth *s)
 		     (has_max ? flag_of(s, MODEL_UCLAMP_MAX) : 0);
 	attr.util_min = has_min ? vmin : 0;
 	attr.util_max = has_max ? vmax : MODEL_SCALE;
-	counts_before = t->mt.nr_counts;
+	nr_counted = t->mt.nr_counts;
 	mret = model_setattr(&s->sys, &t->mt, &attr);
 	kret = mret;
 	if (s->o->fault == COL_SYNTH_FAULT_ACCEPT_INVALID && (mret == -EINVAL || mret == -ERANGE))
@@ -531,7 +531,7 @@ static void request(struct synth *s)
 	if (t->state == SY_WAIT || t->state == SY_RUN)
 		dirty(s, (unsigned int)t->cpu);
 	/* MR6: the re-enqueue of a queued task shows its effective clamps */
-	if (t->mt.nr_counts != counts_before)
+	if (t->mt.nr_counts != nr_counted)
 		task_eff(s, t);
 }
 
