@@ -278,15 +278,11 @@ static bool is_key_off(const struct model_sys *sys)
  */
 void model_task_shown_counted(struct model_sys *sys, struct model_task *t)
 {
-	int cpu = t->cpu;
-
 	if (!is_key_off(sys) || sys->cfg.no_uclamp_task)
 		return;
 	sys->is_uclamp_used = true;	/* MR2 */
-	if (cpu >= 0 && model_class_counted(t->cls) && t->acc_slot[MODEL_UCLAMP_MIN] == MODEL_NV) {
-		model_dequeue(sys, t);
-		model_enqueue(sys, t, cpu);
-	}
+	if (t->cpu >= 0 && model_class_counted(t->cls) && t->acc_slot[MODEL_UCLAMP_MIN] == MODEL_NV)
+		model_requeue(sys, t);
 }
 
 /**

@@ -307,13 +307,16 @@ out:
 
 int an_replay_finish(struct an_replay *r, uint64_t end_ns)
 {
+	int err;
+
 	r->end_ns = end_ns;
 	r->is_finished = true;
 	r->phase++;
 	for (size_t i = 0; i < r->nr_obs; i++)
 		if (r->obs[i].finish)
 			r->obs[i].finish(r->obs[i].ctx, r, end_ns);
-	return an_replay_observers_err(r) ? an_replay_observers_err(r) : an_tasks_error(r->tasks);
+	err = an_replay_observers_err(r);
+	return err ? err : an_tasks_error(r->tasks);
 }
 
 void an_replay_free(struct an_replay *r)

@@ -370,15 +370,15 @@ static int learn(struct an_replay *r, int pid, const char *comm, int id, bool ha
 }
 
 /*
- * Whether @t is queued and counted for clamp @id with request @value: a
+ * Whether @t is queued and counted with UCLAMP_MIN request @value: a
  * uclamp_task_eff of such a task that teaches nothing new is a re-enqueue
  * that no scheduler event reports.
  */
-static bool is_counted_as(const struct an_task *t, int id, unsigned int value)
+static bool is_counted_as(const struct an_task *t, unsigned int value)
 {
 	return t && !t->mt.is_dead && t->mt.cpu >= 0 &&
-	       (id == MODEL_UCLAMP_MIN || id == MODEL_UCLAMP_MAX) &&
-	       t->mt.acc_slot[id] != MODEL_NV && t->mt.req[id].value == (int)value;
+	       t->mt.acc_slot[MODEL_UCLAMP_MIN] != MODEL_NV &&
+	       t->mt.req[MODEL_UCLAMP_MIN].value == (int)value;
 }
 
 /*
@@ -401,8 +401,9 @@ static int on_task_eff(struct an_replay *r, const struct an_event *ev)
 {
 	const struct an_ev_task_eff *e = &ev->task_eff;
 	struct an_task *t = e->pid > 0 ? an_replay_task(r, e->pid) : NULL;
-	bool is_requeue = r->variant == MODEL_MAINLINE &&
-			  is_counted_as(t, e->clamp_id, e->value);
+	/* one enqueue counts both clamps: MIN's event, the first, stands for it */
+	bool is_requeue = r->variant == MODEL_MAINLINE && e->clamp_id == MODEL_UCLAMP_MIN &&
+			  is_counted_as(t, e->value);
 	int err = learn(r, e->pid, e->comm, e->clamp_id, true, e->value, true, e->effective);
 
 	if (err || e->pid <= 0)
@@ -413,8 +414,7 @@ static int on_task_eff(struct an_replay *r, const struct an_event *ev)
 			model_task_shown_counted(&r->sys, &t->mt);
 		return 0;
 	}
-	/* one enqueue counts both clamps: MIN's event, the first, stands for it */
-	if (is_requeue && t && t->mt.cpu >= 0 && e->clamp_id == MODEL_UCLAMP_MIN) {
+	if (is_requeue && t && t->mt.cpu >= 0) {
 		model_requeue(&r->sys, &t->mt);
 		an_replay_touch(r, t->mt.cpu, AN_RQ_OP_ENQUEUE);
 	}
