@@ -259,6 +259,18 @@ static void out_path(char *path, size_t len, const char *name)
 	snprintf(path, len, "%s/%s", tmp_dir, name);
 }
 
+/* A recorder opened, started and enabled: tracing from here. */
+static struct col_record *record_begin(const struct col_record_opts *opts, struct an_diag *d)
+{
+	struct col_record *rec = NULL;
+
+	an_diag_clear(d);
+	assert_int_equal(col_record_open(opts, &rec, d), 0);
+	assert_int_equal(col_record_start(rec, d), 0);
+	assert_int_equal(col_record_enable(rec, d), 0);
+	return rec;
+}
+
 /* Lines of `trace-cmd report -i @path` containing @what; -1 when it fails. */
 static long report_count(const char *path, const char *what)
 {
@@ -493,10 +505,7 @@ static void test_loss_is_stored(void **state)
 	(void)state;
 	skip_unless_ready();
 	out_path(out, sizeof(out), "loss.dat");
-	an_diag_clear(&d);
-	assert_int_equal(col_record_open(&opts, &rec, &d), 0);
-	assert_int_equal(col_record_start(rec, &d), 0);
-	assert_int_equal(col_record_enable(rec, &d), 0);
+	rec = record_begin(&opts, &d);
 	run_workload("0.3");
 	assert_int_equal(col_record_stop(rec, &d), 0);
 	for (unsigned int cpu = 0; cpu < col_record_nr_cpus(rec); cpu++) {
@@ -541,10 +550,7 @@ static void test_halt_stops_events(void **state)
 	(void)state;
 	skip_unless_ready();
 	out_path(out, sizeof(out), "halt.dat");
-	an_diag_clear(&d);
-	assert_int_equal(col_record_open(&opts, &rec, &d), 0);
-	assert_int_equal(col_record_start(rec, &d), 0);
-	assert_int_equal(col_record_enable(rec, &d), 0);
+	rec = record_begin(&opts, &d);
 	assert_int_equal(col_record_marker(rec, "ucval: halt-test before"), 0);
 	assert_int_equal(col_record_halt(rec, &d), 0);
 	col_record_marker(rec, "ucval: halt-test after");	/* may fail: tracing is off */
@@ -604,10 +610,7 @@ static void test_loss_read_before(void **state)
 	(void)state;
 	skip_unless_ready();
 	out_path(out, sizeof(out), "read-before.dat");
-	an_diag_clear(&d);
-	assert_int_equal(col_record_open(&opts, &rec, &d), 0);
-	assert_int_equal(col_record_start(rec, &d), 0);
-	assert_int_equal(col_record_enable(rec, &d), 0);
+	rec = record_begin(&opts, &d);
 	run_workload("0.3");
 	assert_true(consume_buffer(COL_RECORD_INSTANCE, col_record_nr_cpus(rec)) > 0);
 	run_workload("0.3");
