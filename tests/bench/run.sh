@@ -72,6 +72,8 @@ row() {	# row LABEL TIME RSS EVENTS REF_TIME [WORST]: the worst run when 10 % sl
 }
 
 DB=$WORK/bench.db
+# every check but freq_below_min_clamp, freq_above_max_clamp, freq_prediction
+NOFREQ_CHECKS=trace_integrity,rq_clamp,task_effective,request_result,groups_exhausted
 # a fresh database each run, as a CI job would; $AN_ARGS: options of the trace
 AN_ARGS=
 analyze_db() { FRESH_DB=$DB best "$UCVAL" analyze -q $AN_ARGS --db "$DB" "$@"; }
@@ -90,15 +92,21 @@ bench_dat() {	# bench_dat NAME FILE
 		(SELECT COUNT(*) FROM freq_intervals) + (SELECT COUNT(*) FROM task_requests)" \
 		2>/dev/null || echo 0)
 	set -- $(analyze_nodb "$f") || return; nd_t=$1 nd_m=$2 nd_c=$3 nd_w=$4
+	set -- $(analyze_nodb --checks "$NOFREQ_CHECKS" "$f") || return; nf_t=$1 nf_m=$2 nf_w=$4
 	echo "                                      wall       events/s      peak RSS  ratio"
 	row "trace-cmd report > /dev/null" "$tr_t" "$tr_m" "$n" "" "$tr_w"
 	row "libtracecmd iteration (tcmd_iter)" "$it_t" "$it_m" "$n" "" "$it_w"
 	row "ucval analyze --db" "$an_t" "$an_m" "$n" "$it_t" "$an_w"
 	row "ucval analyze (no db)" "$nd_t" "$nd_m" "$n" "$it_t" "$nd_w"
+	row "  the same, frequency checks off" "$nf_t" "$nf_m" "$n" "$it_t" "$nf_w"
 	awk -v tr="$tr_t" -v an="$an_t" -v it="$it_t" 'BEGIN {
 		if (an < 0.0005) an = 0.0005; if (it < 0.0005) it = 0.0005;
 		printf "  => analyze --db is %.1fx faster than trace-cmd report (target >= 10x)\n", tr / an;
 		printf "  => analyze --db takes %.2fx the libtracecmd iteration time (target <= 1.5x)\n", an / it }'
+	# the three frequency checks' share of the analysis (no db)
+	awk -v a="$nd_t" -v b="$nf_t" -v tr="$tr_t" 'BEGIN { if (a > b && a > 0)
+		printf "  => the frequency checks: %.3f s of %.3f s (%.0f %%); without them " \
+		       "%.1fx faster than report\n", a - b, a, 100 * (a - b) / a, tr / (b > 0.0005 ? b : 0.0005) }'
 	# what the database costs: its rows against the CPU time --db adds
 	awk -v r="$rows" -v a="$an_c" -v b="$nd_c" 'BEGIN { if (r > 1000 && a > b)
 		printf "  => the database: %d interval and request rows, %.2f s of CPU more " \
