@@ -485,6 +485,53 @@ static void test_observer_only(void **state)
 	probe_close(&u);
 }
 
+/*
+ * AN_OBS_ONLY_POLICY: while the replay has no cpufreq policy, an observer
+ * is called in both phases for the types it names alone; with a policy,
+ * for every event.
+ */
+static void test_observer_only_policy(void **state)
+{
+	/* 3 events: a switch and 2 wakeups; a policy or not */
+	static const char events[] = SW(1, "2.000000", 0, "R", 0) WAKE(1, "2.000100", 100)
+		WAKE(1, "2.000200", 100);
+	static const char policy[] = MARK("1.000010", "cpu cpu=0 policy=0 capacity=1024 "
+					  "freqs=500000,1000000")
+		MARK("1.000020", "cpu cpu=1 policy=0 capacity=1024 freqs=500000,1000000");
+	static const struct {
+		bool has_policy;
+		uint64_t types;
+		struct tally want;
+	} rows[] = {
+		{ false, AN_EV_BIT(AN_EV_SCHED_WAKEUP), { 2, 2, 2, 0 } },
+		{ false, AN_EV_BIT(AN_EV_CPU_FREQUENCY), { 0, 0, 0, 0 } },
+		{ true, AN_EV_BIT(AN_EV_SCHED_WAKEUP), { 3, 3, 2, 0 } },
+		{ true, 0, { 3, 3, 2, 0 } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		char text[1024];
+		struct tally t = { 0 };
+		struct probe_run u;
+		struct an_observer obs = { .name = "tally", .event = tally_event, .ctx = &t,
+					   .only = AN_OBS_ONLY_POLICY, .types = rows[i].types };
+		int n = snprintf(text, sizeof(text), "%s%s%s", ML,
+				 rows[i].has_policy ? policy : "", events);
+
+		assert_true(n > 0 && (size_t)n < sizeof(text));
+		probe_open(&u, text, (size_t)n, "only-policy");
+		assert_int_equal(an_replay_add_observer(u.r, &obs), 0);
+		while (probe_step(&u))
+			;
+		if (memcmp(&t, &rows[i].want, sizeof(t)))
+			fail_msg("row %zu: before %d, after %d (%d wakeups), want %d, %d (%d)", i,
+				 t.n_before, t.n_after, t.n_after_wakeup, rows[i].want.n_before,
+				 rows[i].want.n_after, rows[i].want.n_after_wakeup);
+		probe_close(&u);
+	}
+}
+
 /* ---- checks ---- */
 
 static const struct {
@@ -1828,6 +1875,7 @@ int main(void)
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_observer_skip),
 		cmocka_unit_test(test_observer_only),
+		cmocka_unit_test(test_observer_only_policy),
 		cmocka_unit_test(test_check_rows),
 		cmocka_unit_test(test_unplaced_loss),
 		cmocka_unit_test(test_unrecorded_certain),

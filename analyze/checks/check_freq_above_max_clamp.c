@@ -358,7 +358,8 @@ static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
 {
 	struct ceil_check *k = ctx;
 
-	if (!k->pol)
+	/* not called yet (no policy, no util or uclamp event): an empty check */
+	if (!k->pol && (!r->is_started || setup(k, r)))
 		return;
 	for (unsigned int i = 0; i < r->nr_policies && i < k->nr_slots; i++)
 		if (an_fq_policy_usable(&r->policy[i]))
@@ -398,6 +399,7 @@ int an_check_freq_above_max_clamp_attach(struct an_replay *r, struct an_results 
 		.name = "freq_above_max_clamp", .event = on_event, .finish = on_finish,
 		.free = on_free, .ctx = k,
 		.also = AN_OBS_ALSO_SLEEPER_OUT,	/* the kernel may choose there */
+		.only = AN_OBS_ONLY_POLICY, .types = AN_FQ_NO_POLICY_TYPES,
 	};
 
 	if (!k)

@@ -300,7 +300,8 @@ static void on_finish(void *ctx, struct an_replay *r, uint64_t end_ns)
 {
 	struct floor_check *k = ctx;
 
-	if (!k->cpu)
+	/* not called yet (no policy, no util or uclamp event): an empty check */
+	if (!k->cpu && (!r->is_started || setup(k, r)))
 		return;
 	for (unsigned int i = 0; i < r->nr_policies; i++)
 		if (an_fq_policy_usable(&r->policy[i]))
@@ -340,6 +341,7 @@ int an_check_freq_below_min_clamp_attach(struct an_replay *r, struct an_results 
 		.name = "freq_below_min_clamp", .event = on_event, .finish = on_finish,
 		.free = on_free, .ctx = k,
 		.also = AN_OBS_ALSO_SLEEPER_OUT,	/* the kernel may choose there */
+		.only = AN_OBS_ONLY_POLICY, .types = AN_FQ_NO_POLICY_TYPES,
 	};
 
 	if (!k)

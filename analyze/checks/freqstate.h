@@ -342,6 +342,19 @@ int an_fq_band_expected(const struct an_replay *r, struct an_fq_band *b,
 			const struct an_freq_policy *p, const struct model_su_cpu_in *in,
 			uint32_t same, unsigned int *khz);
 
+/*
+ * The events a frequency check acts on while the replay has no cpufreq
+ * policy (an_observer AN_OBS_ONLY_POLICY): the uclamp events it notes
+ * (an_fq_is_uclamp_event()) and the util samples it keeps for when a
+ * policy comes (an_fq_util_sample()). A recording without cpufreq spends
+ * no call on the others.
+ */
+#define AN_FQ_NO_POLICY_TYPES							\
+	(AN_EV_BIT(AN_EV_UCLAMP_UTIL_CFS) | AN_EV_BIT(AN_EV_UCLAMP_UTIL_SE) |	\
+	 AN_EV_BIT(AN_EV_UCLAMP_TASK_EFF) | AN_EV_BIT(AN_EV_SCHED_QUEUE_TASK) |	\
+	 AN_EV_BIT(AN_EV_SCHED_TASK_UCLAMP) | AN_EV_BIT(AN_EV_SCHED_PELT_CFS) |	\
+	 AN_EV_BIT(AN_EV_SCHED_UTIL_EST_CFS) | AN_EV_BIT(AN_EV_SCHED_UTIL))
+
 /* ---- the policy as the replay shows it ---- */
 
 bool an_fq_policy_usable(const struct an_freq_policy *p);

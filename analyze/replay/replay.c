@@ -138,8 +138,9 @@ int an_replay_add_observer(struct an_replay *r, const struct an_observer *obs)
 		if (obs->event && !(obs->skip & (after ? AN_OBS_NO_AFTER : AN_OBS_NO_BEFORE)))
 			r->calls[after][r->nr_calls[after]++] = (struct an_obs_call){
 				.event = obs->event, .ctx = obs->ctx,
-				.only = after ? obs->only : 0,
-				.types = AN_EV_BIT(obs->type) | obs->types,
+				.only = after ? obs->only : obs->only & AN_OBS_ONLY_POLICY,
+				.types = (obs->only & AN_OBS_ONLY_POLICY ? 0 : AN_EV_BIT(obs->type)) |
+					 obs->types,
 			};
 	if (obs->event && (obs->also & AN_OBS_ALSO_SLEEPER_OUT))
 		r->calls[2][r->nr_calls[2]++] = (struct an_obs_call){
@@ -193,6 +194,8 @@ static bool is_wanted(const struct an_replay *r, const struct an_event *ev,
 {
 	if (c->only & AN_OBS_ONLY_REQUEST)
 		return r->step.has_req;
+	if ((c->only & AN_OBS_ONLY_POLICY) && r->nr_policies)
+		return true;
 	return (unsigned int)ev->type < AN_EV__COUNT && (c->types & AN_EV_BIT(ev->type));
 }
 

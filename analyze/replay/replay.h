@@ -42,9 +42,12 @@
  * @only: after the model, @event is called only for the events it acts on
  *	  (it would return 0 at once for the others): AN_OBS_ONLY_REQUEST,
  *	  requests with a result (an_replay_step.has_req); AN_OBS_ONLY_TYPE,
- *	  events of type @type; 0: every event
+ *	  events of type @type; AN_OBS_ONLY_POLICY, while the replay has no
+ *	  cpufreq policy (an_replay.nr_policies), events of @types alone, in
+ *	  both phases; 0: every event
  * @type: with AN_OBS_ONLY_TYPE
- * @types: with AN_OBS_ONLY_TYPE, more types: AN_EV_BIT() of each, or 0
+ * @types: with AN_OBS_ONLY_TYPE, more types: AN_EV_BIT() of each, or 0;
+ *	   with AN_OBS_ONLY_POLICY, the types wanted without a policy
  * @also: AN_OBS_ALSO_SLEEPER_OUT: @event is also called, after the model,
  *	  inside a sched_switch (an_replay_step.is_sleeper_out); 0: not
  */
@@ -75,6 +78,8 @@ _Static_assert(AN_EV__COUNT <= 64, "an_observer.types holds a bit per event type
 #define AN_OBS_NO_AFTER		2u	/* an_observer.skip: not after the model */
 #define AN_OBS_ONLY_REQUEST	1u	/* an_observer.only: requests with a result */
 #define AN_OBS_ONLY_TYPE	2u	/* an_observer.only: events of an_observer.type */
+/* an_observer.only: without a cpufreq policy, events of an_observer.types */
+#define AN_OBS_ONLY_POLICY	4u
 /*
  * an_observer.also: called once more in a sched_switch whose sleeper left
  * before tasks were pulled in (an_replay_sleeper_out())

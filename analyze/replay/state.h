@@ -454,8 +454,8 @@ struct an_obs_call {
 	int (*event)(void *ctx, struct an_replay *r, const struct an_event *ev,
 		     bool after_model);
 	void *ctx;
-	unsigned int only;		/* an_observer.only, after the model */
-	uint64_t types;			/* AN_OBS_ONLY_TYPE: AN_EV_BIT() of the types */
+	unsigned int only;		/* an_observer.only (before: AN_OBS_ONLY_POLICY) */
+	uint64_t types;			/* AN_OBS_ONLY_*: AN_EV_BIT() of the types */
 };
 struct an_tasks;	/* pid -> struct an_task (tasks.c) */
 struct an_tgroups;	/* cgroup path -> struct model_tg (tgroups.c) */
