@@ -130,7 +130,7 @@ static int nr_usable_cpus(void)
  * Whether each worker keeps the replay on its reading thread: when there
  * are at least as many workers as CPUs, every CPU already has a trace to
  * analyze, and a second thread per trace only adds its hand-over (four
- * 1 M-event synthetic traces, -j 2 on 2 CPUs: 1.67 s with the timed
+ * 1 M-event synthetic traces, -j 2 on 2 CPUs: 1.75 s with the timed
  * choice, 1.55 s without threads; the results are the same either way).
  */
 static bool is_workers_fill_cpus(const struct an_run_opts *o)
