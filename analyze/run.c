@@ -126,6 +126,12 @@ static int nr_usable_cpus(void)
 	return n > 0 ? (int)n : 1;
 }
 
+/* Workers an_run_all() starts: -j, at most one a trace. */
+static int nr_workers(const struct an_run_opts *o)
+{
+	return (int)o->jobs < o->nr_traces ? (int)o->jobs : o->nr_traces;
+}
+
 /*
  * Whether each worker keeps the replay on its reading thread: when there
  * are at least as many workers as CPUs, every CPU already has a trace to
@@ -135,7 +141,7 @@ static int nr_usable_cpus(void)
  */
 static bool is_workers_fill_cpus(const struct an_run_opts *o)
 {
-	int nr = (int)o->jobs < o->nr_traces ? (int)o->jobs : o->nr_traces;
+	int nr = nr_workers(o);
 
 	return nr > 1 && nr >= nr_usable_cpus();
 }
@@ -406,7 +412,7 @@ static int run_worker(const struct an_run_opts *o, int first, int step, const ch
 
 int an_run_all(const struct an_run_opts *o, const char *json_dir)
 {
-	int nr = (int)o->jobs < o->nr_traces ? (int)o->jobs : o->nr_traces;
+	int nr = nr_workers(o);
 	int status = UCVAL_EXIT_OK, wst;
 	pid_t pids[AN_RUN_MAX_JOBS];
 

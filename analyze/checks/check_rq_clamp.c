@@ -640,11 +640,7 @@ static void track_after(struct an_replay *r, struct rq_check *k)
 			k->cpu[cpu].has_alt = false;
 }
 
-/*
- * Before @ev: follow the tasks a balance moves (file comment). False when
- * @ev is a uclamp_util_se shown while others of its batch are still to be
- * attached: not to be judged.
- */
+/* Entry @i of @rc's tasks to be attached is attached (or gone). */
 static void attach_drop(struct rq_cpu *rc, unsigned int i)
 {
 	rc->nr_remote -= rc->is_remote[i];
@@ -656,7 +652,7 @@ static void attach_drop(struct rq_cpu *rc, unsigned int i)
 /*
  * The destination's switch or rq sample ends its batch, but for tasks moved
  * by another CPU, which wait for their own event (file comment): a switch
- * from or to @pid (0: none).
+ * from @prev_pid or to @next_pid (0 for both: a rq sample, no switch).
  */
 static void attach_end(struct rq_cpu *rc, int prev_pid, int next_pid)
 {
