@@ -91,12 +91,19 @@ bench_dat() {	# bench_dat NAME FILE
 	rows=$(sqlite3 "$DB" "SELECT (SELECT COUNT(*) FROM clamp_intervals) +
 		(SELECT COUNT(*) FROM freq_intervals) + (SELECT COUNT(*) FROM task_requests)" \
 		2>/dev/null || echo 0)
+	# decidable intervals the three frequency checks judged: each is a
+	# new answer (bound or observed frequency) that must be computed
+	ivals=$(sqlite3 "$DB" "SELECT COALESCE(SUM(n_checked), 0) FROM verdicts WHERE check_id IN
+		('freq_below_min_clamp', 'freq_above_max_clamp', 'freq_prediction')" \
+		2>/dev/null || echo 0)
+	set -- $(analyze_db --checks "$NOFREQ_CHECKS" "$f") || return; df_t=$1 df_m=$2 df_w=$4
 	set -- $(analyze_nodb "$f") || return; nd_t=$1 nd_m=$2 nd_c=$3 nd_w=$4
 	set -- $(analyze_nodb --checks "$NOFREQ_CHECKS" "$f") || return; nf_t=$1 nf_m=$2 nf_w=$4
 	echo "                                      wall       events/s      peak RSS  ratio"
 	row "trace-cmd report > /dev/null" "$tr_t" "$tr_m" "$n" "" "$tr_w"
 	row "libtracecmd iteration (tcmd_iter)" "$it_t" "$it_m" "$n" "" "$it_w"
 	row "ucval analyze --db" "$an_t" "$an_m" "$n" "$it_t" "$an_w"
+	row "  the same, frequency checks off" "$df_t" "$df_m" "$n" "$it_t" "$df_w"
 	row "ucval analyze (no db)" "$nd_t" "$nd_m" "$n" "$it_t" "$nd_w"
 	row "  the same, frequency checks off" "$nf_t" "$nf_m" "$n" "$it_t" "$nf_w"
 	awk -v tr="$tr_t" -v an="$an_t" -v it="$it_t" 'BEGIN {
@@ -107,6 +114,15 @@ bench_dat() {	# bench_dat NAME FILE
 	awk -v a="$nd_t" -v b="$nf_t" -v tr="$tr_t" 'BEGIN { if (a > b && a > 0)
 		printf "  => the frequency checks: %.3f s of %.3f s (%.0f %%); without them " \
 		       "%.1fx faster than report\n", a - b, a, 100 * (a - b) / a, tr / (b > 0.0005 ? b : 0.0005) }'
+	# the same ratios with the three frequency checks at no cost at all: no
+	# design of those checks can do better than this row
+	awk -v tr="$tr_t" -v an="$df_t" -v it="$it_t" 'BEGIN {
+		if (an < 0.0005) an = 0.0005; if (it < 0.0005) it = 0.0005;
+		printf "  => frequency checks off: analyze --db %.1fx faster than report, %.2fx the " \
+		       "iteration (the bound for any frequency-check design)\n", tr / an, an / it }'
+	awk -v i="$ivals" -v n="$n" 'BEGIN { if (i > 0)
+		printf "  => the frequency checks judged %d intervals: a new answer every %.1f events\n",
+		       i, n / i }'
 	# what the database costs: its rows against the CPU time --db adds
 	awk -v r="$rows" -v a="$an_c" -v b="$nd_c" 'BEGIN { if (r > 1000 && a > b)
 		printf "  => the database: %d interval and request rows, %.2f s of CPU more " \
