@@ -127,14 +127,33 @@ static const struct bound_case {
 };
 
 /*
+ * Whether an_fq_bound_step() at @t leaves @b as it is, whatever the event
+ * (scheduler event or not, busy policy or not).
+ */
+static bool is_step_noop(const struct an_fq_bound *b, uint64_t t, const struct an_fq_times *g)
+{
+	for (int k = 0; k < 4; k++) {
+		struct an_fq_bound x;
+
+		memcpy(&x, b, sizeof(x));
+		an_fq_bound_step(&x, t, k & 1, k & 2, g);
+		if (memcmp(&x, b, sizeof(x)))
+			return false;
+	}
+	return true;
+}
+
+/*
  * Each case of bound_cases, and at every step: when an_fq_bound_is_due()
  * says time alone changes nothing before t (the checks then skip the
- * policy), the elapse and the drops indeed leave the bound as it was.
+ * policy), the elapse and the drops indeed leave the bound as it was; when
+ * an_fq_bound_quiet_until() is after t (freq_below_min_clamp then skips a
+ * quiet policy's pass), a grace step at t leaves it too, for any event.
  */
 static void test_bound(void **state)
 {
 	static const struct an_fq_times g = { 1000000, 4000000, 4000000 };
-	unsigned int nr_due = 0, nr_idle = 0;
+	unsigned int nr_due = 0, nr_idle = 0, nr_quiet = 0, nr_loud = 0;
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(bound_cases); i++) {
@@ -165,13 +184,26 @@ static void test_bound(void **state)
 				continue;
 			}
 			an_fq_bound_set(&b, s->khz);
+			if (t < an_fq_bound_quiet_until(&b) && !is_step_noop(&b, t, &g))
+				fail_msg("%s (%s) step %zu: quiet, yet a step changed the bound",
+					 c->name, c->rule, k);
+			nr_quiet += b.nr && t < an_fq_bound_quiet_until(&b);
+			nr_loud += !is_step_noop(&b, t, &g);
 			an_fq_bound_step(&b, t, s->is_eval, s->is_busy, &g);
 			is_busy = s->is_busy;
+			/* the next instant: quiet until the first evaluation chance */
+			if (t + 1 < an_fq_bound_quiet_until(&b) && !is_step_noop(&b, t + 1, &g))
+				fail_msg("%s (%s) step %zu: quiet at t + 1 ns, yet a step changed "
+					 "the bound", c->name, c->rule, k);
+			nr_quiet += b.nr && t + 1 < an_fq_bound_quiet_until(&b);
 		}
 	}
 	/* both answers were asked, the second with expectations waiting */
 	assert_true(nr_due >= 3);
 	assert_true(nr_idle >= 1);
+	/* quiet with expectations waiting, and steps that did change a bound */
+	assert_true(nr_quiet >= 2);
+	assert_true(nr_loud >= 3);
 }
 
 /* ---- the checks on small traces ---- */
@@ -605,6 +637,18 @@ static const struct row {
 	  SUTIL(0, "10.021000", 300, 21000000) SUTIL(0, "10.026000", 300, 26000000)
 	  FREQ(0, "10.032100", 2000000) SW(0, "10.040000", 100, 120, "S", 0, 120),
 	  AN_FAIL, "0:10020000000-10032100000 2000000>1000000 MS1", 0, -1 },
+	/* a CPU whose evaluations the trace shows is not counted busy: the
+	 * older, lower floor's evaluation chance (10.001 + 1 ms) is taken at
+	 * its next evaluation, the schedutil_util at 10.002 sharp, and the
+	 * floor binds from 10.002 + 4 ms. That event touches nothing the floor
+	 * reads, and no time step is due before it: a policy whose floors were
+	 * all still must still step their grace there */
+	{ "MS1", "a still floor takes its evaluation chance at a util event", { 0 },
+	  AN_CHECK_FREQ_BELOW_MIN_CLAMP,
+	  ML61 TASK(100, "util_min=512") FREQ(0, "10.000100", 500000)
+	  SUTIL(0, "10.000500", 0, 500000) SW(0, "10.001000", 0, 120, "R", 100, 120)
+	  SUTIL(0, "10.002000", 300, 2000000) SW(0, "10.010000", 100, 120, "S", 0, 120),
+	  AN_FAIL, "0:10006000000-10010000000 1500000>500000 MS1", 0, -1 },
 	/* without schedutil_util a busy CPU is evaluated at each tick (4 ms):
 	 * from a's uclamp_task_eff at 10.014, 2000000 is due by 10.018 + 1 ms
 	 * + 4 ms */

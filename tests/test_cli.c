@@ -778,10 +778,11 @@ static void test_analyze_tidy(void **state)
 
 /*
  * The frequency checks' shortcuts (analyze/checks/freqstate.h: the util band
- * of freq_prediction, the memos of the floor and the ceiling) give what
- * asking the model at every judgement gives (UCVAL_FQ_FULL=1), byte for
- * byte: the JSON of every fixture and of synthetic traces of both models,
- * 1 to 4 policies and the frequency faults, and the database rows of one.
+ * of freq_prediction, the memos of the floor and the ceiling, the floor's
+ * quiet policies, the judgements left out) give what asking the model at
+ * every judgement gives (UCVAL_FQ_FULL=1), byte for byte: the JSON of
+ * every fixture and of synthetic traces of both models, 1 to 4 policies
+ * and the frequency faults, and the database rows of one.
  */
 static void test_analyze_fq_full(void **state)
 {

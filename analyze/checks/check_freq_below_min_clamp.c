@@ -37,10 +37,29 @@ struct floor_cpu {
 	struct an_fq_memo last;		/* the last floor (floor_of()) */
 };
 
+/*
+ * A policy whose floors are all quiet: at its last pass every CPU's key was
+ * decidable with the bound in force and the observed frequency @obs_khz, for
+ * the CPUs' inputs then (@seq, @gen, @cur_khz), and no grace step could
+ * change a bound before @until_ns (an_fq_bound_quiet_until()). While all of
+ * that holds, a pass would find every CPU still (is_still()) and step no
+ * grace: a util event, which touches no CPU, costs a few comparisons.
+ */
+struct floor_pol {
+	bool was_busy;		/* busy since the last event */
+	bool is_quiet;
+	unsigned int obs_khz;
+	unsigned int cur_khz;	/* an_fq_cur_key() */
+	uint64_t gen;		/* an_freq_policy.gen */
+	uint64_t seq;		/* an_fq_policy_seq() */
+	uint64_t until_ns;
+	uint64_t due_ns;	/* policy_due() then; 0: not known */
+};
+
 struct floor_check {
 	struct an_results *res;
 	struct floor_cpu *cpu;
-	bool *was_busy;		/* per policy index: busy since the last event */
+	struct floor_pol *pol;	/* per policy index */
 	unsigned int nr_cpus;
 	bool has_uclamp_event;
 };
@@ -48,12 +67,12 @@ struct floor_check {
 static AN_NOINLINE int setup(struct floor_check *k, const struct an_replay *r)
 {
 	k->cpu = an_calloc(r->nr_cpus, sizeof(*k->cpu));
-	k->was_busy = an_calloc(r->nr_cpus, sizeof(*k->was_busy));
-	if (!k->cpu || !k->was_busy) {
+	k->pol = an_calloc(r->nr_cpus, sizeof(*k->pol));
+	if (!k->cpu || !k->pol) {
 		free(k->cpu);
-		free(k->was_busy);
+		free(k->pol);
 		k->cpu = NULL;
-		k->was_busy = NULL;
+		k->pol = NULL;
 		return -ENOMEM;
 	}
 	k->nr_cpus = r->nr_cpus;
@@ -135,13 +154,18 @@ static void drop_until(struct an_replay *r, struct floor_check *k, const struct 
 	}
 }
 
-/* Whether time alone may change the bound of a CPU of @p by @now. */
-static bool is_due(const struct floor_check *k, const struct an_freq_policy *p, uint64_t now)
+/* The earliest instant after which time alone may change the bound of a CPU of @p. */
+static uint64_t policy_due(const struct floor_check *k, const struct an_freq_policy *p)
 {
-	for (unsigned int c = 0; c < p->su.nr_cpus; c++)
-		if (an_fq_bound_is_due(&k->cpu[p->su.cpu[c]].bound, now))
-			return true;
-	return false;
+	uint64_t due = UINT64_MAX;
+
+	for (unsigned int c = 0; c < p->su.nr_cpus; c++) {
+		uint64_t t = an_fq_bound_due(&k->cpu[p->su.cpu[c]].bound);
+
+		if (t < due)
+			due = t;
+	}
+	return due;
 }
 
 static AN_NOINLINE void before(struct an_replay *r, struct floor_check *k, uint64_t now)
@@ -150,12 +174,18 @@ static AN_NOINLINE void before(struct an_replay *r, struct floor_check *k, uint6
 		const struct an_freq_policy *p = &r->policy[i];
 		struct an_fq_times g;
 
-		if (!an_fq_policy_usable(p) || !is_due(k, p, now))
+		/* due_ns: as the last pass or step left the bounds (struct floor_pol) */
+		if (k->pol[i].due_ns >= now || !an_fq_policy_usable(p))
+			continue;
+		k->pol[i].due_ns = policy_due(k, p);
+		if (k->pol[i].due_ns >= now)
 			continue;
 		an_fq_grace(r, p, &g);
 		for (unsigned int c = 0; c < p->su.nr_cpus; c++)
-			an_fq_bound_elapse(&k->cpu[p->su.cpu[c]].bound, now, k->was_busy[i], &g);
+			an_fq_bound_elapse(&k->cpu[p->su.cpu[c]].bound, now, k->pol[i].was_busy, &g);
 		drop_until(r, k, p, now);
+		k->pol[i].is_quiet = false;	/* bounds and keys moved: pass again */
+		k->pol[i].due_ns = policy_due(k, p);
 	}
 }
 
@@ -252,12 +282,62 @@ static void step_still(const struct an_replay *r, const struct an_freq_policy *p
 	an_fq_bound_step(&fc->bound, r->step.ts_ns, is_eval, is_busy, &g);
 }
 
+/* Whether a pass over @p's CPUs now can only find them still (struct floor_pol). */
+static bool is_quiet(const struct an_replay *r, const struct an_freq_policy *p,
+		     const struct floor_pol *fp, unsigned int obs)
+{
+	return fp->is_quiet && fp->obs_khz == obs && r->step.ts_ns < fp->until_ns &&
+	       fp->gen == p->gen && fp->cur_khz == an_fq_cur_key(p) &&
+	       fp->seq == an_fq_policy_seq(r, p) && !an_fq_policy_applied(r, p);
+}
+
+/*
+ * Judge, or step the grace of, each CPU of @p, and note whether they are
+ * all quiet now. A CPU still before the pass stays still (the grace step
+ * moves no bound in force); a judged one is still when its key is decidable.
+ */
+static void pass(struct an_replay *r, struct floor_check *k, const struct an_freq_policy *p,
+		 struct floor_pol *fp, bool is_local, bool is_eval, bool is_busy, bool has_obs,
+		 unsigned int obs)
+{
+	bool is_all = has_obs;
+	uint64_t until = UINT64_MAX, due = UINT64_MAX;
+
+	for (unsigned int c = 0; c < p->su.nr_cpus; c++) {
+		int cpu = p->su.cpu[c];
+		struct floor_cpu *fc = &k->cpu[cpu];
+
+		if (is_local && has_obs && is_still(r, p, cpu, fc, obs)) {
+			step_still(r, p, fc, is_eval, is_busy);
+		} else {
+			judge_cpu(r, k, p, cpu, is_eval, is_busy, has_obs, obs);
+			is_all = is_all && fc->key.has_state && fc->key.is_decidable &&
+				 (r->cpu[cpu].curr_pid <= 0 || an_fq_memo_is_valid(&fc->last, p));
+		}
+		if (!an_fq_bound_is_settled(&fc->bound)) {
+			uint64_t t = an_fq_bound_quiet_until(&fc->bound);
+
+			if (t < until)
+				until = t;
+			t = an_fq_bound_due(&fc->bound);
+			if (t < due)
+				due = t;
+		}
+	}
+	*fp = (struct floor_pol){
+		.was_busy = is_busy, .is_quiet = is_all && until > 0, .obs_khz = obs,
+		.cur_khz = an_fq_cur_key(p), .gen = p->gen, .seq = an_fq_policy_seq(r, p),
+		.until_ns = until, .due_ns = due,
+	};
+}
+
 static AN_NOINLINE void after(struct an_replay *r, struct floor_check *k, const struct an_event *ev)
 {
 	bool is_local = an_fq_is_local(r, ev);
 
 	for (unsigned int i = 0; i < r->nr_policies; i++) {
 		const struct an_freq_policy *p = &r->policy[i];
+		struct floor_pol *fp = &k->pol[i];
 		bool is_eval, is_busy, has_obs;
 		unsigned int obs = 0;
 
@@ -266,16 +346,10 @@ static AN_NOINLINE void after(struct an_replay *r, struct floor_check *k, const 
 		is_eval = an_fq_policy_evaluated(r, p);
 		is_busy = an_fq_policy_busy(r, p);
 		has_obs = an_fq_policy_observed(r, p, &obs);
-		for (unsigned int c = 0; c < p->su.nr_cpus; c++) {
-			int cpu = p->su.cpu[c];
-
-			if (is_local && has_obs && is_still(r, p, cpu, &k->cpu[cpu], obs)) {
-				step_still(r, p, &k->cpu[cpu], is_eval, is_busy);
-				continue;
-			}
-			judge_cpu(r, k, p, cpu, is_eval, is_busy, has_obs, obs);
-		}
-		k->was_busy[i] = is_busy;
+		if (is_local && has_obs && is_quiet(r, p, fp, obs))
+			fp->was_busy = is_busy;
+		else
+			pass(r, k, p, fp, is_local, is_eval, is_busy, has_obs, obs);
 	}
 }
 
@@ -317,7 +391,7 @@ static void on_free(void *ctx)
 	struct floor_check *k = ctx;
 
 	free(k->cpu);
-	free(k->was_busy);
+	free(k->pol);
 	free(k);
 }
 

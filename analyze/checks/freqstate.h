@@ -118,17 +118,45 @@ static inline bool an_fq_bound_is_settled(const struct an_fq_bound *b)
 void an_fq_bound_drop(struct an_fq_bound *b, uint64_t upto_ns);
 
 /*
- * Whether time alone may change @b by @now_ns: an older expectation's tick,
- * evaluation chance or grace end falls before @now_ns. When not,
- * an_fq_bound_elapse() and the drops before @now_ns have nothing to do.
+ * The first instant an_fq_bound_step() may change @b at: 0 while an older
+ * expectation waits for a scheduler event (any event may end that wait),
+ * else the earliest evaluation chance waited for (UINT64_MAX: none). At an
+ * event before it the step changes nothing, whatever the event.
  */
+static inline uint64_t an_fq_bound_quiet_until(const struct an_fq_bound *b)
+{
+	uint64_t until = UINT64_MAX;
+
+	for (unsigned int i = 0; i < b->nr; i++) {
+		if (b->old[i].stage == AN_FQ_WAIT_EVENT)
+			return 0;
+		if (b->old[i].stage == AN_FQ_WAIT_CHANCE && b->old[i].ts_ns < until)
+			until = b->old[i].ts_ns;
+	}
+	return until;
+}
+
+/*
+ * an_fq_bound_due() is the earliest instant after which time alone may
+ * change @b: an older expectation's tick, evaluation chance or grace end
+ * (UINT64_MAX: none). an_fq_bound_is_due() says whether that is before
+ * @now_ns; when not, an_fq_bound_elapse() and the drops before @now_ns
+ * have nothing to do.
+ */
+static inline uint64_t an_fq_bound_due(const struct an_fq_bound *b)
+{
+	uint64_t due = UINT64_MAX;
+
+	for (unsigned int i = 0; i < b->nr; i++)
+		if (b->old[i].ts_ns < due &&
+		    (b->old[i].stage != AN_FQ_WAIT_EVENT || b->old[i].is_tick))
+			due = b->old[i].ts_ns;
+	return due;
+}
+
 static inline bool an_fq_bound_is_due(const struct an_fq_bound *b, uint64_t now_ns)
 {
-	for (unsigned int i = 0; i < b->nr; i++)
-		if (b->old[i].ts_ns < now_ns &&
-		    (b->old[i].stage != AN_FQ_WAIT_EVENT || b->old[i].is_tick))
-			return true;
-	return false;
+	return an_fq_bound_due(b) < now_ns;
 }
 
 /**
